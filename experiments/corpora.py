@@ -1,0 +1,193 @@
+"""The corpus registry: where each corpus lives, how it is read, its labels and splits.
+
+Adding a corpus is one `register(Corpus(...))` entry.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Callable, Mapping
+
+from .readers.common import SplitData
+from .readers.custom import read_custom
+from .readers.demo import read_demo
+from .readers.glue import read_ax, read_rte
+from .readers.pascal import read_pascal
+from .readers.sick import read_sick
+from .readers.snli import read_nli
+from .readers.superglue import read_superglue
+
+NLI3 = ("entailment", "neutral", "contradiction")
+NLI2 = ("entailment", "not_entailment")
+DEFAULT_DATA_DIR = "data"
+
+
+def two_class(label: str | None) -> str | None:
+    """Entailment vs the rest: neutral and contradiction become not_entailment."""
+    if label is None:
+        return None
+    return "entailment" if label == "entailment" else "not_entailment"
+
+
+class CorpusNotFoundError(FileNotFoundError):
+    """A corpus (or one split of it) is not under the data directory; says where we looked and what to do."""
+
+    def __init__(self, corpus: str, split: str | None, searched: list[Path], data_dir: Path,
+                 download: str | None):
+        self.corpus, self.split, self.searched = corpus, split, searched
+        what = f"corpus {corpus!r}" + (f" (split {split!r})" if split else "")
+        looked = "\n".join(f"  {p}" for p in searched)
+        fetch = (f"  1. download it:  python experiments/download.py {download} --data-dir {data_dir}"
+                 if download else "  1. download it from its official site into the data directory")
+        super().__init__(
+            f"{what} not found. Looked for:\n{looked}\nWays out:\n{fetch}\n"
+            f"  2. point at an existing copy:  --data-dir DIR  or  export NLI_DATA_DIR=DIR\n"
+            f"  3. try the suite without any files:  --dataset demo")
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """A named corpus.
+
+    files: split -> candidate paths relative to the data directory (first found wins).
+    reader: (path, dataset, split, on_bad_row) -> SplitData.
+    labels: the label set, or None when it is learned from the training split (custom).
+    dev_split: the split used for model selection, or None (e.g. RTE-3, which has no dev file).
+    """
+
+    name: str
+    description: str
+    labels: tuple[str, ...] | None
+    files: Mapping[str, tuple[str, ...]]
+    reader: Callable[..., SplitData] | None = None
+    generate: Callable[[str], SplitData] | None = None
+    download: str | None = None
+    dev_split: str | None = "dev"
+    test_split: str | None = "test"
+    glue_name: str | None = None
+
+    @property
+    def splits(self) -> tuple[str, ...]:
+        return tuple(self.files)
+
+    @property
+    def is_two_class(self) -> bool:
+        return self.labels is not None and set(self.labels) == set(NLI2)
+
+    def candidates(self, split: str, data_dir: Path) -> list[Path]:
+        return [Path(rel) if Path(rel).is_absolute() else data_dir / rel for rel in self.files.get(split, ())]
+
+    def locate(self, split: str, data_dir: Path) -> Path | None:
+        return next((p for p in self.candidates(split, data_dir) if p.is_file()), None)
+
+    def available_splits(self, data_dir: Path) -> list[str]:
+        if self.generate is not None:
+            return list(self.files)
+        return [s for s in self.files if self.locate(s, data_dir) is not None]
+
+    def load(self, split: str, data_dir: Path | str | None = None, on_bad_row: str = "error") -> SplitData:
+        """Read one split; raises CorpusNotFoundError or readers.DataFormatError."""
+        if split not in self.files:
+            raise ValueError(f"corpus {self.name!r} has splits {', '.join(self.files)}, not {split!r}")
+        if self.generate is not None:
+            return self.generate(split)
+        data_dir = resolve_data_dir(data_dir)
+        path = self.locate(split, data_dir)
+        if path is None:
+            raise CorpusNotFoundError(self.name, split, self.candidates(split, data_dir), data_dir, self.download)
+        return self.reader(path, self.name, split, on_bad_row)
+
+
+def resolve_data_dir(data_dir: Path | str | None = None) -> Path:
+    """`--data-dir`, else `$NLI_DATA_DIR`, else `./data`."""
+    if data_dir:
+        return Path(data_dir)
+    return Path(os.environ.get("NLI_DATA_DIR") or DEFAULT_DATA_DIR)
+
+
+CORPORA: dict[str, Corpus] = {}
+
+
+def register(corpus: Corpus) -> Corpus:
+    if corpus.name in CORPORA:
+        raise ValueError(f"corpus {corpus.name!r} is already registered")
+    CORPORA[corpus.name] = corpus
+    return corpus
+
+
+def get_corpus(name: str) -> Corpus:
+    try:
+        return CORPORA[name]
+    except KeyError:
+        raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(sorted(CORPORA))}") from None
+
+
+def _snli_files(split: str) -> tuple[str, ...]:
+    stem = f"snli_1.0_{split}"
+    return (f"snli_1.0/{stem}.jsonl", f"{stem}.jsonl", f"snli_1.0/{stem}.txt", f"{stem}.txt")
+
+
+def _mnli_files(split: str) -> tuple[str, ...]:
+    stem = f"multinli_1.0_{split}"
+    return (f"multinli_1.0/{stem}.jsonl", f"{stem}.jsonl", f"multinli_1.0/{stem}.txt", f"glue/MNLI/{split}.tsv")
+
+
+def _pascal_files(n: int, part: str) -> tuple[str, ...]:
+    return tuple(f"{folder}/rte{n}_{part}.xml" for folder in (f"rte{n}", "pascal_rte_extra", "rte"))
+
+
+register(Corpus("snli", "SNLI 1.0 (Bowman et al. 2015), jsonl or txt; tags from its parses", NLI3,
+                {s: _snli_files(s) for s in ("train", "dev", "test")}, read_nli, download="snli"))
+register(Corpus("mnli", "MultiNLI 1.0 (jsonl/txt) or GLUE MNLI (tsv); tags from its parses", NLI3,
+                {"train": _mnli_files("train"), "dev_matched": _mnli_files("dev_matched"),
+                 "dev_mismatched": _mnli_files("dev_mismatched"),
+                 "test_matched": ("glue/MNLI/test_matched.tsv",),
+                 "test_mismatched": ("glue/MNLI/test_mismatched.tsv",)},
+                read_nli, download="mnli", dev_split="dev_matched", test_split="test_matched",
+                glue_name="MNLI-m"))
+register(Corpus("sick", "SICK (SemEval-2014 Task 1): TRAIN/TRIAL/TEST rows of SICK.txt", NLI3,
+                {s: ("sick/SICK.txt", "SICK/SICK.txt") for s in ("train", "dev", "test")}, read_sick,
+                download="sick"))
+register(Corpus("rte", "GLUE RTE (tsv; test unlabeled)", NLI2,
+                {s: (f"glue/RTE/{s}.tsv", f"RTE/{s}.tsv") for s in ("train", "dev", "test")}, read_rte,
+                download="rte", glue_name="RTE"))
+for _n in (1, 2, 3):
+    register(Corpus(f"rte{_n}", f"PASCAL RTE-{_n} XML (train = its dev file, test = its test file)", NLI2,
+                    {"train": _pascal_files(_n, "dev"), "test": _pascal_files(_n, "test")}, read_pascal,
+                    download="pascal-rte", dev_split=None))
+register(Corpus("ax", "GLUE diagnostic (AX): diagnostic.tsv (unlabeled) and diagnostic-full.tsv (labeled)", NLI3,
+                {"test": ("glue/AX/diagnostic.tsv", "AX/diagnostic.tsv"),
+                 "test_labeled": ("glue/AX/diagnostic-full.tsv", "AX/diagnostic-full.tsv")}, read_ax,
+                download="ax", dev_split=None, glue_name="AX"))
+register(Corpus("cb", "SuperGLUE CommitmentBank (jsonl; val is dev, test unlabeled)",
+                ("entailment", "contradiction", "neutral"),
+                {"train": ("superglue/CB/train.jsonl",), "dev": ("superglue/CB/val.jsonl",),
+                 "test": ("superglue/CB/test.jsonl",)},
+                partial(read_superglue, labels=("entailment", "contradiction", "neutral")),
+                download="superglue-cb", glue_name="CB"))
+register(Corpus("superglue-rte", "SuperGLUE RTE (jsonl; val is dev, test unlabeled)", NLI2,
+                {"train": ("superglue/RTE/train.jsonl",), "dev": ("superglue/RTE/val.jsonl",),
+                 "test": ("superglue/RTE/test.jsonl",)}, read_superglue, download="superglue-rte",
+                glue_name="RTE"))
+register(Corpus("ax-b", "SuperGLUE broad-coverage diagnostic AX-b (jsonl)", NLI2,
+                {"test": ("superglue/AX-b/AX-b.jsonl",)}, read_superglue, download="superglue-ax-b",
+                dev_split=None, glue_name="AX-b"))
+register(Corpus("demo", "synthetic 3-class corpus generated by the suite (no files, no tagger)", NLI3,
+                {"train": (), "dev": (), "test": ()}, generate=read_demo))
+
+
+def custom_corpus(train: str | None = None, dev: str | None = None, test: str | None = None, *,
+                  premise: str = "premise", hypothesis: str = "hypothesis", label: str = "label",
+                  id_column: str | None = None, labels: tuple[str, ...] | None = None,
+                  name: str = "custom") -> Corpus:
+    """A corpus from user files (.tsv/.csv/.jsonl) with named columns: the quick path for a new pair task."""
+    files = {split: (str(Path(path).resolve()),) for split, path in
+             (("train", train), ("dev", dev), ("test", test)) if path}
+    if not files:
+        raise ValueError("a custom dataset needs at least one of --train-file, --dev-file, --test-file")
+    reader = partial(read_custom, premise=premise, hypothesis=hypothesis, label=label, id_column=id_column,
+                     labels=labels)
+    return Corpus(name, "user-supplied pair task", labels, files, reader,
+                  dev_split="dev" if dev else None, test_split="test" if test else None)

@@ -1,0 +1,62 @@
+"""Inspect the corpora under a data directory: pairs, labels and skipped rows per split, as JSON.
+
+    python experiments/datasets.py --data-dir DIR --stats [--dataset NAME]
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: import the suite from the repository root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+import argparse
+import json
+
+from experiments.cli import add_data_arguments, corpus_from_args, user_errors
+from experiments.corpora import CORPORA, Corpus, resolve_data_dir
+
+
+def corpus_stats(corpus: Corpus, data_dir: Path, on_bad_row: str = "error") -> dict:
+    """Per split: file, data rows, pairs kept, label counts, skipped rows by reason."""
+    splits = {}
+    for split in corpus.available_splits(data_dir):
+        data = corpus.load(split, data_dir, on_bad_row)
+        if data.rows == 0 and corpus.generate is None:
+            continue  # e.g. a SICK.txt without TEST rows simply has no test split
+        splits[split] = {
+            "path": str(data.paths[0]) if data.paths else None,
+            "rows": data.rows,
+            "pairs": len(data.pairs),
+            "labeled": data.labeled,
+            "labels": data.label_counts(),
+            "skipped": dict(data.skipped),
+        }
+    return {"description": corpus.description, "splits": splits}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_data_arguments(parser, dataset_default=None)
+    parser.add_argument("--stats", action="store_true", help="print per-split statistics as JSON")
+    args = parser.parse_args(argv)
+    if not args.stats:
+        parser.print_help()
+        return 0
+    data_dir = resolve_data_dir(args.data_dir)
+    with user_errors():
+        if args.dataset:
+            corpora = [corpus_from_args(args)]
+            if not corpora[0].available_splits(data_dir):
+                corpora[0].load(corpora[0].splits[0], data_dir)  # raises CorpusNotFoundError: where we looked
+        else:  # every corpus found; the generated demo only when asked for
+            corpora = [c for name, c in CORPORA.items() if name != "demo" and c.available_splits(data_dir)]
+        report = {"data_dir": str(data_dir),
+                  "corpora": {c.name: corpus_stats(c, data_dir, args.on_bad_row) for c in corpora}}
+    json.dump(report, sys.stdout, indent=2)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,60 @@
+"""GLUE tsv tasks: RTE (train/dev/unlabeled test) and the AX diagnostic set (unlabeled and labeled)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from features.pair import Pair
+
+from .common import BadRows, SplitData, iter_tsv, map_label
+
+RTE_LABELS = ("entailment", "not_entailment")
+_RTE_MAP = {label: label for label in RTE_LABELS}
+NLI_LABELS = ("entailment", "neutral", "contradiction")
+_NLI_MAP = {label: label for label in NLI_LABELS}
+AX_CATEGORIES = ("Lexical Semantics", "Predicate-Argument Structure", "Logic", "Knowledge")
+
+
+def read_glue_pairs(path: Path, dataset: str, split: str, on_bad_row: str = "error",
+                    labels: tuple[str, ...] = RTE_LABELS) -> SplitData:
+    """`index<TAB>sentence1<TAB>sentence2[<TAB>label]`, read unquoted (GLUE files are not CSV-quoted)."""
+    bad = BadRows(path, on_bad_row)
+    mapping = {label: label for label in labels}
+    pairs = []
+    for number, row in iter_tsv(path, bad, ("index", "sentence1", "sentence2")):
+        label = None
+        if "label" in row:
+            label = map_label(row["label"], mapping, number, bad)
+            if label is None:
+                continue
+        pairs.append(Pair(row["index"], row["sentence1"], row["sentence2"], label))
+    return bad.split(dataset, split, pairs)
+
+
+def read_rte(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
+    return read_glue_pairs(path, dataset, split, on_bad_row, RTE_LABELS)
+
+
+def read_ax(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
+    """The GLUE diagnostic: unlabeled `diagnostic.tsv`, or labeled `diagnostic-full.tsv`.
+
+    In the labeled file the four category cells may be empty or list several
+    fine-grained phenomena separated by `;`; they go to `meta["categories"]` as
+    {coarse category: [phenomena]}. Ids are the 0-based row order, which is the
+    `index` of the unlabeled file.
+    """
+    if path.name != "diagnostic-full.tsv":
+        return read_glue_pairs(path, dataset, split, on_bad_row, NLI_LABELS)
+    bad = BadRows(path, on_bad_row)
+    pairs = []
+    for index, (number, row) in enumerate(iter_tsv(path, bad, ("Premise", "Hypothesis", "Label"))):
+        label = map_label(row["Label"], _NLI_MAP, number, bad)
+        if label is None:
+            continue
+        categories = {}
+        for name in AX_CATEGORIES:
+            cell = (row.get(name) or "").strip()
+            if cell:
+                categories[name] = [p.strip() for p in cell.split(";") if p.strip()]
+        meta = {"categories": categories, "domain": row.get("Domain", "")}
+        pairs.append(Pair(str(index), row["Premise"], row["Hypothesis"], label, meta=meta))
+    return bad.split(dataset, split, pairs)

@@ -1,0 +1,48 @@
+"""`experiments/datasets.py --stats` and the exit status for a missing corpus."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+
+def run_script(*args, env=None):
+    return subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True, env=env)
+
+
+def test_stats_on_shared_data(data_dir):
+    result = run_script("experiments/datasets.py", "--data-dir", str(data_dir), "--stats")
+    assert result.returncode == 0, result.stderr
+    corpora = json.loads(result.stdout)["corpora"]
+    pairs = {name: {s: v["pairs"] for s, v in c["splits"].items()} for name, c in corpora.items()}
+    assert pairs["sick"] == {"train": 4439, "dev": 495}
+    assert pairs["rte"] == {"train": 2490, "dev": 277, "test": 3000}
+    assert pairs["rte3"] == {"train": 800}
+    assert pairs["cb"] == {"train": 250, "dev": 56, "test": 250}
+    assert pairs["ax"] == {"test": 1104}
+    assert corpora["rte"]["splits"]["test"]["labeled"] is False
+    snli = run_script("experiments/datasets.py", "--data-dir", str(data_dir / "snli_1.0_sample"), "--stats",
+                      "--dataset", "snli")
+    dev = json.loads(snli.stdout)["corpora"]["snli"]["splits"]["dev"]
+    assert (dev["rows"], dev["pairs"], dev["skipped"]) == (1289, 1273, {"no gold label": 16})
+
+
+def test_stats_demo_and_missing_corpus(tmp_path):
+    demo = json.loads(run_script("experiments/datasets.py", "--stats", "--dataset", "demo").stdout)
+    assert demo["corpora"]["demo"]["splits"]["train"]["pairs"] == 4000
+    missing = run_script("experiments/datasets.py", "--stats", "--dataset", "sick", "--data-dir", str(tmp_path))
+    assert missing.returncode == 2
+    assert "not found" in missing.stderr and "--dataset demo" in missing.stderr
+
+
+def test_bad_row_exit_and_skip(tmp_path):
+    bad = tmp_path / "train.tsv"
+    bad.write_text("premise\thypothesis\tlabel\na\tb\tyes\nonly-one-column\n")
+    args = ["experiments/datasets.py", "--stats", "--dataset", "custom", "--train-file", str(bad)]
+    failed = run_script(*args)
+    assert failed.returncode == 2 and f"{bad}:3: expected 3 tab-separated columns" in failed.stderr
+    skipped = json.loads(run_script(*args, "--on-bad-row", "skip").stdout)
+    split = skipped["corpora"]["custom"]["splits"]["train"]
+    assert (split["rows"], split["pairs"], split["skipped"]) == (2, 1, {"wrong column count": 1})
