@@ -23,7 +23,17 @@ def tokens_and_tags(parse: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(word for _, word in leaves), tuple(tag for tag, _ in leaves)
 
 
-def _pair_from_row(row: dict, number: int, bad: BadRows, id_field: str, labeled: bool) -> Pair | None:
+class _SharedParses(dict):
+    """parse string -> (tokens, tags), so a premise repeated over pairs is one pair of tuples
+    (less memory, and the encoder recognizes repeats by identity)."""
+
+    def __missing__(self, parse: str):
+        value = self[parse] = tokens_and_tags(parse)
+        return value
+
+
+def _pair_from_row(row: dict, number: int, bad: BadRows, id_field: str, labeled: bool,
+                   parses: _SharedParses) -> Pair | None:
     if not require_fields(row, ("sentence1", "sentence2"), number, bad):
         return None
     label = None
@@ -42,7 +52,7 @@ def _pair_from_row(row: dict, number: int, bad: BadRows, id_field: str, labeled:
     p1, p2 = row.get("sentence1_parse"), row.get("sentence2_parse")
     annotation = {}
     if p1 and p2:
-        (pt, ptags), (ht, htags) = tokens_and_tags(p1), tokens_and_tags(p2)
+        (pt, ptags), (ht, htags) = parses[p1], parses[p2]
         annotation = dict(premise_tokens=pt, premise_tags=ptags, hypothesis_tokens=ht, hypothesis_tags=htags)
     meta = {"genre": row["genre"]} if row.get("genre") else {}
     return Pair(pair_id, row["sentence1"], row["sentence2"], label, meta=meta, **annotation)
@@ -65,8 +75,9 @@ def read_nli(path: Path, dataset: str, split: str, on_bad_row: str = "error") ->
         labeled = "gold_label" in header
         id_field = "index" if "index" in header else "pairID"
         source = iter_tsv(path, bad, ("sentence1", "sentence2"))
+    parses = _SharedParses()
     for number, row in source:
-        pair = _pair_from_row(row, number, bad, id_field, labeled)
+        pair = _pair_from_row(row, number, bad, id_field, labeled, parses)
         if pair is not None:
             pairs.append(pair)
     return bad.split(dataset, split, pairs)

@@ -1,0 +1,12 @@
+"""Feature types of the SNLI paper's lexicalized classifier, fast and with readable column names.
+
+    from features import PairFeaturizer, register_feature
+    X = PairFeaturizer(features="lexicalized", ablate=["cross_bigrams"]).fit_transform(pairs)
+"""
+from .annotation import annotate
+from .combine import PairFeaturizer
+from .pair import Pair
+from .registry import BUILTIN, FEATURE_TYPES, GROUPS, register_feature, resolve, unregister_feature
+
+__all__ = ["BUILTIN", "FEATURE_TYPES", "GROUPS", "Pair", "PairFeaturizer", "annotate", "register_feature",
+           "resolve", "unregister_feature"]

@@ -1,0 +1,149 @@
+"""Base classes of the feature types: scikit-learn transformers from pairs to float32 CSR matrices."""
+from __future__ import annotations
+
+from typing import ClassVar
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from .encoding import EncodedPairs, Encoder, check_pairs
+from .keymap import KeyIndex, factorize
+
+SCALE_CHOICES = ("none", "standard", "maxabs")
+
+
+class FeatureType(TransformerMixin, BaseEstimator):
+    """A named feature type. Accepts a sequence of annotated pairs, or an `EncodedPairs` batch
+    made by a shared `Encoder` (what `PairFeaturizer` passes, so pairs are encoded once)."""
+
+    name: ClassVar[str] = ""
+
+    def _batch(self, pairs, fit: bool) -> EncodedPairs:
+        pairs = check_pairs(pairs)
+        if isinstance(pairs, EncodedPairs):
+            if pairs.encoder.lowercase != self.lowercase:
+                raise ValueError(f"{self.name}: batch encoded with lowercase={pairs.encoder.lowercase}, "
+                                 f"but this feature type has lowercase={self.lowercase}")
+            if fit:
+                self.encoder_ = pairs.encoder
+            elif pairs.encoder is not self._fitted_encoder():
+                raise ValueError(f"{self.name}: batch was encoded by a different encoder than the fitted one")
+            return pairs
+        if fit:
+            self.encoder_ = Encoder(lowercase=self.lowercase)
+            return self.encoder_.fit_encode(pairs)
+        return self._fitted_encoder().encode(pairs)
+
+    def _fitted_encoder(self) -> Encoder:
+        check_is_fitted(self, "encoder_")
+        return self.encoder_
+
+    def fit(self, pairs, y=None):
+        self.fit_transform(pairs, y)
+        return self
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags
+
+
+class SparseIndicatorFeature(FeatureType):
+    """Indicator features named by exact int64 keys; keys seen in training become columns."""
+
+    def _keys(self, batch: EncodedPairs) -> tuple[np.ndarray, np.ndarray]:
+        """(row, key) for every feature occurrence in the batch (duplicates allowed)."""
+        raise NotImplementedError
+
+    def _key_name(self, key: int) -> str:
+        raise NotImplementedError
+
+    def fit_transform(self, pairs, y=None):
+        batch = self._batch(pairs, fit=True)
+        rows, keys = self._keys(batch)
+        cols, keys = factorize(keys)  # columns in order of first appearance: stable for the same data
+        self.keys_ = KeyIndex(keys)
+        return self._matrix(rows, cols, len(batch))
+
+    def transform(self, pairs):
+        batch = self._batch(pairs, fit=False)
+        rows, keys = self._keys(batch)
+        cols = self.keys_.lookup(keys)
+        seen = cols >= 0  # features never seen in training are ignored
+        return self._matrix(rows[seen], cols[seen], len(batch))
+
+    def _matrix(self, rows, cols, n):
+        """Indicator CSR; `rows` must be non-decreasing (every `_keys` emits row by row)."""
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        data = np.ones(len(cols), dtype=np.float32)
+        matrix = sp.csr_matrix((data, cols.astype(np.int32), indptr), shape=(n, len(self.keys_)))
+        matrix.sum_duplicates()
+        matrix.data[:] = 1.0  # an indicator, however often the feature occurs in the pair
+        return matrix
+
+    @property
+    def n_features_out_(self) -> int:
+        return len(self.keys_)
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        check_is_fitted(self, "keys_")
+        return np.array([f"{self.name}:{self._key_name(int(k))}" for k in self.keys_.keys], dtype=object)
+
+    def feature_name(self, column: int) -> str:
+        return f"{self.name}:{self._key_name(int(self.keys_.keys[column]))}"
+
+    def _word(self, ident: int) -> str:
+        return self.encoder_.words_[ident]
+
+
+class DenseFeature(FeatureType):
+    """A few real-valued columns per pair, optionally scaled with statistics of the training pairs.
+
+    scale: "none", "standard" (zero mean, unit variance) or "maxabs" (divide by the largest |value|).
+    """
+
+    columns: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self, batch: EncodedPairs) -> np.ndarray:
+        """float64 array (n_pairs, len(columns))."""
+        raise NotImplementedError
+
+    def fit_transform(self, pairs, y=None):
+        if self.scale not in SCALE_CHOICES:
+            raise ValueError(f"scale must be one of {SCALE_CHOICES}, got {self.scale!r}")
+        values = self._values(self._batch(pairs, fit=True))
+        self.center_ = np.zeros(values.shape[1])
+        self.scale_ = np.ones(values.shape[1])
+        if self.scale == "standard" and len(values):
+            self.center_ = values.mean(axis=0)
+            self.scale_ = np.where(values.std(axis=0) > 0, values.std(axis=0), 1.0)
+        elif self.scale == "maxabs" and len(values):
+            peak = np.abs(values).max(axis=0)
+            self.scale_ = np.where(peak > 0, peak, 1.0)
+        return self._matrix(values)
+
+    def transform(self, pairs):
+        return self._matrix(self._values(self._batch(pairs, fit=False)))
+
+    def raw_values(self, pairs) -> np.ndarray:
+        """Unscaled values (for inspection and tests)."""
+        fit = not hasattr(self, "encoder_")
+        return self._values(self._batch(pairs, fit=fit))
+
+    def _matrix(self, values):
+        return sp.csr_matrix(((values - self.center_) / self.scale_).astype(np.float32))
+
+    @property
+    def n_features_out_(self) -> int:
+        return len(self.columns)
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        check_is_fitted(self, "scale_")
+        return np.array([f"{self.name}:{c}" for c in self.columns], dtype=object)
+
+    def feature_name(self, column: int) -> str:
+        return f"{self.name}:{self.columns[column]}"

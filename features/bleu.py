@@ -1,0 +1,119 @@
+"""`bleu`: sentence BLEU of the hypothesis against the premise, n-gram orders 1-4 (SNLI paper feature 1).
+
+Computed for a whole batch with numpy, and equal to sacrebleu's
+`BLEU(tokenize="none", effective_order=True, smooth_method=..., lowercase=...)
+.sentence_score(hypothesis, [premise]).score / 100` on the space-joined tokens.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import DenseFeature
+from .encoding import Side
+
+MAX_ORDER = 4
+SMOOTHING_CHOICES = ("exp", "floor", "add-k", "none")
+SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}  # sacrebleu's defaults
+_LOG_ZERO = -9999999999.0  # sacrebleu's floored log(0)
+
+
+def ngram_match_counts(a: Side, b: Side, matches) -> np.ndarray:
+    """For every b token k and n = 1..4: how many a positions j of the same row begin the same
+    n-gram as k begins (0 where the n-gram would run past either sentence).
+
+    matches: (row, a_index, b_index) of the cells holding equal words (`EncodedPairs.word_matches`,
+        or `EncodedPairs.repeats` for earlier occurrences within one side).
+    Returns int64 (MAX_ORDER, tokens of b).
+    """
+    rows, ai, bi = matches
+    j, k = ai - a.offsets[rows], bi - b.offsets[rows]
+    a_len, b_len = a.lengths[rows], b.lengths[rows]
+    out = np.zeros((MAX_ORDER, len(b.ids)), dtype=np.int64)
+    for n in range(1, MAX_ORDER + 1):
+        if n > 1:
+            # The n-gram at (k, j) matches iff the (n-1)-gram does and the words n-1 further on do.
+            step = n - 1
+            fits = (j + step < a_len) & (k + step < b_len)
+            ai, bi, j, k, a_len, b_len = ai[fits], bi[fits], j[fits], k[fits], a_len[fits], b_len[fits]
+            same = a.ids[ai + step] == b.ids[bi + step]
+            ai, bi, j, k, a_len, b_len = ai[same], bi[same], j[same], k[same], a_len[same], b_len[same]
+        out[n - 1] = np.bincount(bi, minlength=len(b.ids))
+    return out
+
+
+def sentence_bleu(correct: np.ndarray, total: np.ndarray, sys_len: np.ndarray, ref_len: np.ndarray,
+                  smoothing: str = "exp", smooth_value: float | None = None) -> np.ndarray:
+    """sacrebleu's `compute_bleu` with effective order, vectorized over sentences (scores 0-100).
+
+    correct, total: (MAX_ORDER, n) clipped matches and hypothesis n-gram counts.
+    """
+    if smoothing not in SMOOTHING_CHOICES:
+        raise ValueError(f"BLEU smoothing must be one of {SMOOTHING_CHOICES}, got {smoothing!r}")
+    k = SMOOTH_DEFAULTS[smoothing] if smooth_value is None else smooth_value
+    n = len(sys_len)
+    sys_len, ref_len = sys_len.astype(np.float64), ref_len.astype(np.float64)
+    bp = np.ones(n)
+    short = sys_len < ref_len
+    bp[short] = np.where(sys_len[short] > 0, np.exp(1 - ref_len[short] / np.maximum(sys_len[short], 1)), 0.0)
+    any_correct = correct.sum(axis=0) > 0
+    alive = np.ones(n, dtype=bool)
+    order = np.zeros(n)
+    log_sum = np.zeros(n)
+    mteval = np.ones(n)
+    for i in range(MAX_ORDER):
+        c, tot = correct[i].astype(np.float64), total[i].astype(np.float64)
+        if smoothing == "add-k" and i > 0:
+            c, tot = c + k, tot + k
+        alive &= tot > 0
+        order[alive] = i + 1
+        zero = c == 0
+        safe_tot = np.where(tot > 0, tot, 1.0)
+        precision = 100.0 * c / safe_tot
+        if smoothing == "exp":
+            mteval = np.where(alive & zero, mteval * 2, mteval)
+            precision = np.where(zero, 100.0 / (mteval * safe_tot), precision)
+        elif smoothing == "floor":
+            precision = np.where(zero, 100.0 * k / safe_tot, precision)
+        log_p = np.full(n, _LOG_ZERO)
+        np.log(precision, out=log_p, where=precision > 0)
+        log_sum[alive] += log_p[alive]
+    # sacrebleu breaks out of its loop at the first empty order, keeping the effective order reached.
+    order = np.where(order > 0, order, MAX_ORDER)
+    score = bp * np.exp(log_sum / order)
+    return np.where(any_correct, score, 0.0)
+
+
+class Bleu(DenseFeature):
+    """One real value in [0, 1]: sentence BLEU / 100 (sacrebleu's 100.00000000000004 for equal strings
+    is clipped to 1).
+
+    smoothing: sacrebleu's `smooth_method` ("exp", "floor", "add-k" or "none").
+    scale: see `DenseFeature`; BLEU is already in [0, 1], so "none" is the default.
+    """
+
+    name = "bleu"
+    columns = ("score",)
+
+    def __init__(self, *, lowercase: bool = True, smoothing: str = "exp", scale: str = "none"):
+        self.lowercase = lowercase
+        self.smoothing = smoothing
+        self.scale = scale
+
+    def _values(self, batch):
+        p, h = batch.premise, batch.hypothesis
+        n = len(batch)
+        h_len = h.lengths
+        correct = np.zeros((MAX_ORDER, n))
+        rows = np.repeat(np.arange(n), h_len)
+        in_premise = ngram_match_counts(p, h, batch.word_matches("premise", "hypothesis"))
+        earlier = ngram_match_counts(h, h, batch.repeats("hypothesis"))
+        positions = np.arange(len(h.ids)) - np.repeat(h.offsets[:-1], h_len)
+        starts = (h_len[rows] - positions)[None, :] >= np.arange(1, MAX_ORDER + 1)[:, None]
+        # The r-th occurrence of an n-gram in the hypothesis (r = earlier + 1) is matched iff the
+        # premise holds it at least r times: summed over occurrences, min(hyp count, premise count).
+        clipped = starts & (earlier < in_premise)
+        for i in range(MAX_ORDER):
+            correct[i] = np.bincount(rows, weights=clipped[i], minlength=n)
+        total = np.maximum(h_len[None, :] - np.arange(MAX_ORDER)[:, None], 0)
+        score = sentence_bleu(correct, total, h_len, p.lengths, self.smoothing)
+        return np.clip(score / 100.0, 0.0, 1.0)[:, None]

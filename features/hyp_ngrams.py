@@ -1,0 +1,33 @@
+"""`hyp_ngrams`: an indicator for every unigram and bigram of the hypothesis (SNLI paper feature 4)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .base import SparseIndicatorFeature
+from .encoding import WORD_BITS
+
+_BIGRAM = np.int64(1) << 62  # unigram keys are word ids < 2**31; bigram keys carry this bit
+
+
+class HypNgrams(SparseIndicatorFeature):
+    """Names: `hyp_ngrams:man` (unigram) and `hyp_ngrams:a man` (bigram)."""
+
+    name = "hyp_ngrams"
+
+    def __init__(self, *, lowercase: bool = True):
+        self.lowercase = lowercase
+
+    def _keys(self, batch):
+        h = batch.hypothesis
+        rows = np.repeat(np.arange(len(batch)), h.lengths)
+        known = h.bigram_at >= 0
+        all_rows = np.concatenate([rows, rows[known]])
+        keys = np.concatenate([h.ids.astype(np.int64), h.bigram_at[known] | _BIGRAM])
+        order = np.argsort(all_rows, kind="stable")  # two sorted runs: one linear merge
+        return all_rows[order], keys[order]
+
+    def _key_name(self, key):
+        if key & _BIGRAM:
+            bigram = int(self.encoder_.bigrams_[key & ~_BIGRAM])
+            return f"{self._word(bigram >> WORD_BITS)} {self._word(bigram & ((1 << WORD_BITS) - 1))}"
+        return self._word(key)

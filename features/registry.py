@@ -1,0 +1,89 @@
+"""The registry of feature types and named groups; `--features` and `--ablate` take these names."""
+from __future__ import annotations
+
+import inspect
+from typing import Callable
+
+from .bleu import Bleu
+from .cross_bigrams import CrossBigrams
+from .cross_unigrams import CrossUnigrams
+from .custom import FunctionFeature, PairFunction
+from .hyp_ngrams import HypNgrams
+from .length_diff import LengthDiff
+from .overlap import Overlap
+
+FEATURE_TYPES: dict[str, Callable[..., object]] = {
+    "bleu": Bleu,
+    "length_diff": LengthDiff,
+    "overlap": Overlap,
+    "hyp_ngrams": HypNgrams,
+    "cross_unigrams": CrossUnigrams,
+    "cross_bigrams": CrossBigrams,
+}
+BUILTIN = tuple(FEATURE_TYPES)
+GROUPS: dict[str, tuple[str, ...]] = {
+    "lexicalized": BUILTIN,
+    "unigrams_only": tuple(n for n in BUILTIN if n != "cross_bigrams"),
+    "unlexicalized": ("bleu", "length_diff", "overlap"),
+    "hypothesis_only": ("hyp_ngrams",),
+}
+
+
+def register_feature(name: str, function: PairFunction | None = None):
+    """Register `function(pair) -> {key: value}` as feature type `name`; usable as a decorator."""
+    def add(fn: PairFunction) -> PairFunction:
+        if name in FEATURE_TYPES or name in GROUPS:
+            raise ValueError(f"feature name {name!r} is already taken")
+        if not name.isidentifier():
+            raise ValueError(f"feature name {name!r} must be an identifier (letters, digits, _)")
+
+        def factory(**params):
+            return FunctionFeature(function=fn, name=name, lowercase=params.get("lowercase", True))
+        factory.custom = True
+        FEATURE_TYPES[name] = factory
+        return fn
+    return add(function) if function is not None else add
+
+
+def unregister_feature(name: str) -> None:
+    if name in BUILTIN:
+        raise ValueError(f"cannot unregister built-in feature type {name!r}")
+    FEATURE_TYPES.pop(name, None)
+
+
+def valid_names() -> list[str]:
+    return sorted(GROUPS) + sorted(FEATURE_TYPES)
+
+
+def resolve(spec: str | list[str] | tuple[str, ...], ablate: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """Feature type names for a group name or comma list of groups/types, minus `ablate`, in registry order.
+
+    Unknown names raise ValueError listing the valid ones.
+    """
+    items = [s.strip() for s in (spec.split(",") if isinstance(spec, str) else spec) if s.strip()]
+    chosen: set[str] = set()
+    for item in items:
+        chosen.update(_expand(item))
+    for item in ablate:
+        chosen.difference_update(_expand(item))
+    names = [n for n in FEATURE_TYPES if n in chosen]
+    if not names:
+        raise ValueError(f"no feature types left after ablating {', '.join(ablate)} from {spec}")
+    return names
+
+
+def _expand(item: str) -> tuple[str, ...]:
+    if item in GROUPS:
+        return GROUPS[item]
+    if item in FEATURE_TYPES:
+        return (item,)
+    raise ValueError(f"unknown feature type or group {item!r}; valid names: {', '.join(valid_names())}")
+
+
+def build(name: str, **params):
+    """An unfitted feature type, given the combiner's parameters it accepts."""
+    factory = FEATURE_TYPES[name]
+    if getattr(factory, "custom", False):
+        return factory(**params)
+    accepted = inspect.signature(factory).parameters
+    return factory(**{k: v for k, v in params.items() if k in accepted})
