@@ -82,6 +82,9 @@ class Corpus:
     def locate(self, split: str, data_dir: Path) -> Path | None:
         return next((p for p in self.candidates(split, data_dir) if p.is_file()), None)
 
+    def locate_or_generated(self, split: str, data_dir: Path) -> bool:
+        return split in self.files and (self.generate is not None or self.locate(split, data_dir) is not None)
+
     def available_splits(self, data_dir: Path) -> list[str]:
         if self.generate is not None:
             return list(self.files)

@@ -1,0 +1,21 @@
+"""Classification metrics of a run, as plain JSON-able dicts."""
+from __future__ import annotations
+
+import numpy as np
+from sklearn.metrics import accuracy_score, confusion_matrix, f1_score, precision_recall_fscore_support
+
+
+def evaluate(y_true, y_pred, labels) -> dict:
+    """accuracy, macro_f1, per_class {label: precision/recall/f1/support}, confusion (rows = gold)."""
+    y_true, y_pred = np.asarray(y_true, dtype=object), np.asarray(y_pred, dtype=object)
+    labels = list(labels)
+    precision, recall, f1, support = precision_recall_fscore_support(
+        y_true, y_pred, labels=labels, zero_division=0)
+    return {
+        "accuracy": float(accuracy_score(y_true, y_pred)),
+        "macro_f1": float(f1_score(y_true, y_pred, labels=labels, average="macro", zero_division=0)),
+        "per_class": {label: {"precision": float(p), "recall": float(r), "f1": float(f), "support": int(s)}
+                      for label, p, r, f, s in zip(labels, precision, recall, f1, support)},
+        "confusion": {"labels": labels, "matrix": confusion_matrix(y_true, y_pred, labels=labels).tolist()},
+        "pairs": int(len(y_true)),
+    }

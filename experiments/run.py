@@ -1,0 +1,99 @@
+"""Train and evaluate a baseline: the SNLI paper's lexicalized classifier, its ablations, edit distance.
+
+    python experiments/run.py --ablate cross_bigrams                 # SNLI, lexicalized minus cross-bigrams
+    python experiments/run.py --dataset sick --paper-table           # the paper's Table 4/5 rows at once
+    python experiments/run.py --dataset demo --top-features 10       # offline, no files needed
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: import the suite from the repository root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+import argparse
+
+import features
+from experiments.cli import UsageError, add_data_arguments, user_errors
+from experiments.records import write_json_atomic
+from experiments.report import format_report
+from experiments.runner import RunConfig, run
+from models import C_GRID, MODELS, TrainingDataError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_data_arguments(parser)
+    group = parser.add_argument_group("model and features")
+    group.add_argument("--model", default="lr", choices=list(MODELS), help="default: lr")
+    group.add_argument("--features", default="lexicalized", metavar="GROUP_OR_LIST",
+                       help=f"a group ({', '.join(features.GROUPS)}) or a comma list of types "
+                            f"({', '.join(features.BUILTIN)}); default: lexicalized")
+    group.add_argument("--ablate", action="append", default=[], metavar="NAME",
+                       help="remove a feature type or group (repeatable)")
+    group.add_argument("--two-class", action="store_true", help="entailment vs not_entailment")
+    group.add_argument("--paper-table", action="store_true",
+                       help="the paper's rows in one run: lexicalized, unigrams only, unlexicalized, "
+                            "edit distance, two-class LR (and majority)")
+    group.add_argument("--tag-match", choices=["exact", "first_letter"], default="first_letter",
+                       help="what 'share a POS tag' compares in cross features (default: first_letter)")
+    group.add_argument("--no-lowercase", action="store_true", help="keep the case of words")
+    group.add_argument("--scale", choices=["none", "standard", "maxabs"], default="standard",
+                       help="scaling of the real-valued features (default: standard)")
+    group.add_argument("--bleu-smoothing", choices=["exp", "floor", "add-k", "none"], default="exp")
+    group.add_argument("--C", dest="c_grid", metavar="LIST", default=",".join(map(str, C_GRID)),
+                       help=f"grid of inverse regularization strengths chosen on dev (default: {','.join(map(str, C_GRID))})")
+    run_group = parser.add_argument_group("run")
+    run_group.add_argument("--train-size", type=int, metavar="N", help="train on a seeded random sample of N pairs")
+    run_group.add_argument("--seed", type=int, default=0)
+    run_group.add_argument("--eval-split", default="dev", metavar="dev|test|SPLIT",
+                           help="split to score (default: dev; a corpus without dev is cross-validated)")
+    run_group.add_argument("--cv-folds", type=int, default=5, help="folds where a corpus has no dev split")
+    run_group.add_argument("--top-features", type=int, default=0, metavar="K",
+                           help="print the K highest-weighted features per class, as words")
+    run_group.add_argument("--out", metavar="FILE.json", help="write the run record here")
+    run_group.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
+    run_group.add_argument("--jobs", type=int, default=1, help="parallel workers for grids and tagging")
+    run_group.add_argument("--quiet", action="store_true", help="no progress output, only the result table")
+    return parser
+
+
+def config_from_args(args) -> RunConfig:
+    try:
+        c_grid = tuple(float(c) for c in args.c_grid.split(",") if c.strip())
+    except ValueError:
+        raise UsageError(f"--C takes a comma-separated list of numbers, not {args.c_grid!r}") from None
+    custom = {"train": args.train_file, "dev": args.dev_file, "test": args.test_file,
+              "premise": args.premise_column, "hypothesis": args.hypothesis_column, "label": args.label_column,
+              "id": args.id_column} if args.dataset == "custom" else {}
+    return RunConfig(dataset=args.dataset, data_dir=args.data_dir, model=args.model, features=args.features,
+                     ablate=tuple(args.ablate), two_class=args.two_class, train_size=args.train_size,
+                     seed=args.seed, eval_split=args.eval_split, paper_table=args.paper_table,
+                     top_features=args.top_features, jobs=args.jobs, on_bad_row=args.on_bad_row,
+                     lowercase=not args.no_lowercase, tag_match=args.tag_match, scale=args.scale,
+                     bleu_smoothing=args.bleu_smoothing, c_grid=c_grid, cv_folds=args.cv_folds,
+                     progress=not args.quiet, custom=custom)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    with user_errors():
+        if args.out and Path(args.out).exists() and not args.overwrite:
+            raise UsageError(f"{args.out} exists; pass --overwrite to replace it")
+        config = config_from_args(args)
+        try:
+            record = run(config)
+        except TrainingDataError as exc:
+            raise UsageError(str(exc)) from None
+    record.pop("_models")
+    record.pop("_featurizer")
+    print(format_report(record))
+    if args.out:
+        write_json_atomic(args.out, record)
+        print(f"record written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

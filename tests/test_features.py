@@ -1,0 +1,278 @@
+"""Feature types: hand-computed values, sacrebleu equality, properties, and the estimator contract."""
+from __future__ import annotations
+
+import pickle
+import random
+
+import numpy as np
+import pytest
+import sacrebleu
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+
+from features import BUILTIN, FEATURE_TYPES, GROUPS, PairFeaturizer, register_feature, resolve, unregister_feature
+from features.bleu import Bleu
+from features.cross_bigrams import CrossBigrams
+from features.cross_unigrams import CrossUnigrams
+from features.hyp_ngrams import HypNgrams
+from features.length_diff import LengthDiff
+from features.overlap import Overlap
+from features.registry import build
+from tests.conftest import TINY, make_pair
+
+
+def row_names(feature, pair, fit_on=None):
+    """Names of the nonzero columns of `pair`, the feature fitted on `fit_on` (default: the pair)."""
+    feature.fit(fit_on or [pair])
+    X = feature.transform([pair])
+    names = feature.get_feature_names_out()
+    return sorted(names[c] for c in X.indices)
+
+
+# ------------------------------------------------------------------ hand-computed values
+
+
+def test_overlap_counts_and_pos_filter():
+    pair = make_pair("The old man sleeps", "The man sleeps soundly", premise_tags="DT JJ NN VBZ",
+                     hypothesis_tags="DT NN VBZ RB")
+    # all words: the, man, sleeps occur in the premise (3 of 4); content words (NN*, VB*, JJ*, RB*)
+    # of the hypothesis: man, sleeps, soundly; the premise has man and sleeps as content words.
+    assert Overlap().raw_values([pair]).tolist() == [[3, 0.75, 2, pytest.approx(2 / 3)]]
+
+
+def test_overlap_content_requires_content_on_both_sides():
+    pair = make_pair("walk the dog", "the walk", premise_tags="IN DT NN", hypothesis_tags="DT NN")
+    # "walk" is NN in the hypothesis but IN in the premise: a word match, not a content match.
+    assert Overlap().raw_values([pair]).tolist() == [[2, 1.0, 0, 0.0]]
+
+
+def test_overlap_repeated_words_and_empty_hypothesis():
+    repeated = make_pair("a dog", "a dog and a cat", premise_tags="DT NN", hypothesis_tags="DT NN CC DT NN")
+    empty = make_pair("a dog", "", premise_tags="DT NN")
+    values = Overlap().raw_values([repeated, empty])
+    assert values[0].tolist() == [3, 0.6, 1, 0.5]  # both "a"s count; content: dog of {dog, cat}
+    assert values[1].tolist() == [0, 1.0, 0, 1.0]  # nothing to cover: full overlap by convention
+
+
+def test_length_diff():
+    pairs = [make_pair("a b c d", "a b"), make_pair("a", "a b c"), make_pair("", "")]
+    assert LengthDiff().raw_values(pairs).ravel().tolist() == [-2, 2, 0]
+
+
+def test_hyp_ngrams_one_token_and_punctuation():
+    assert row_names(HypNgrams(), make_pair("x y", "Dogs")) == ["hyp_ngrams:dogs"]
+    assert row_names(HypNgrams(), make_pair("x", "A dog .")) == [
+        "hyp_ngrams:.", "hyp_ngrams:a", "hyp_ngrams:a dog", "hyp_ngrams:dog", "hyp_ngrams:dog ."]
+    assert row_names(HypNgrams(lowercase=False), make_pair("x", "A a")) == [
+        "hyp_ngrams:A", "hyp_ngrams:A a", "hyp_ngrams:a"]
+    assert row_names(HypNgrams(), make_pair("x", "")) == []
+
+
+def test_cross_unigrams_share_a_tag():
+    pair = make_pair("The man runs .", "A person walks .", premise_tags="DT NN VBZ .",
+                     hypothesis_tags="DT NN VBZ .")
+    assert row_names(CrossUnigrams(tag_match="exact"), pair) == [
+        "cross_unigrams:.|.", "cross_unigrams:man|person", "cross_unigrams:runs|walks", "cross_unigrams:the|a"]
+
+
+def test_cross_unigrams_tag_match_exact_vs_first_letter():
+    pair = make_pair("dogs run", "a dog ran", premise_tags="NNS VBP", hypothesis_tags="DT NN VBD")
+    assert row_names(CrossUnigrams(tag_match="exact"), pair) == []
+    assert row_names(CrossUnigrams(tag_match="first_letter"), pair) == [
+        "cross_unigrams:dogs|dog", "cross_unigrams:run|ran"]
+
+
+def test_cross_bigrams_second_word_rule():
+    pair = make_pair("the man runs", "a woman walks fast", premise_tags="DT NN VBZ",
+                     hypothesis_tags="DT NN VBZ RB")
+    # Premise bigrams end in NN (the man) and VBZ (man runs); hypothesis bigrams end in NN, VBZ, RB.
+    assert row_names(CrossBigrams(tag_match="exact"), pair) == [
+        "cross_bigrams:man runs|woman walks", "cross_bigrams:the man|a woman"]
+    # The first word's tag does not matter: "big man" (JJ NN) still pairs with "a woman" (DT NN).
+    other = make_pair("big man", "a woman", premise_tags="JJ NN", hypothesis_tags="DT NN")
+    assert row_names(CrossBigrams(tag_match="exact"), other) == ["cross_bigrams:big man|a woman"]
+
+
+def test_cross_bigrams_repeated_bigram_is_one_indicator():
+    pair = make_pair("a dog a dog", "a dog", premise_tags="DT NN DT NN", hypothesis_tags="DT NN")
+    feature = CrossBigrams(tag_match="exact").fit([pair])
+    X = feature.transform([pair])
+    assert X.nnz == 1 and X.data.tolist() == [1.0]
+    assert feature.get_feature_names_out().tolist() == ["cross_bigrams:a dog|a dog"]
+
+
+def test_lowercase_parameter():
+    pair = make_pair("The dog", "the dog")
+    assert Overlap(lowercase=True).raw_values([pair])[0, 0] == 2
+    assert Overlap(lowercase=False).raw_values([pair])[0, 0] == 1
+
+
+def test_unseen_features_are_ignored():
+    feature = CrossUnigrams(tag_match="exact").fit([make_pair("a man", "a person", premise_tags="DT NN",
+                                                              hypothesis_tags="DT NN")])
+    X = feature.transform([make_pair("a zebra", "a horse", premise_tags="DT NN", hypothesis_tags="DT NN")])
+    assert X.shape == (1, 2)
+    names = feature.get_feature_names_out()
+    assert [names[c] for c in X.indices] == ["cross_unigrams:a|a"]
+
+
+# ------------------------------------------------------------------ BLEU against sacrebleu
+
+
+@pytest.mark.parametrize("smoothing", ["exp", "floor", "add-k", "none"])
+def test_bleu_equals_sacrebleu(smoothing):
+    rng = random.Random(7)
+    vocab = "a b c the man dog . ,".split()
+    pairs = [make_pair(" ".join(rng.choice(vocab) for _ in range(rng.randint(0, 15))),
+                       " ".join(rng.choice(vocab) for _ in range(rng.randint(0, 10)))) for _ in range(400)]
+    pairs.append(make_pair("A man sleeps .", "A man sleeps ."))
+    ours = Bleu(smoothing=smoothing, lowercase=False).fit_transform(pairs).toarray().ravel()
+    metric = sacrebleu.metrics.BLEU(tokenize="none", effective_order=True, smooth_method=smoothing)
+    expected = [min(metric.sentence_score(p.hypothesis, [p.premise]).score / 100, 1.0) for p in pairs]
+    np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-6)  # float32 output
+    assert ours[-1] == 1.0
+
+
+def test_bleu_lowercase_matches_sacrebleu_lowercase():
+    pair = make_pair("The Man sleeps", "the man sleeps now")
+    metric = sacrebleu.metrics.BLEU(tokenize="none", effective_order=True, lowercase=True)
+    assert Bleu().raw_values([pair])[0, 0] == pytest.approx(metric.sentence_score(pair.hypothesis, [pair.premise]).score / 100)
+
+
+# ------------------------------------------------------------------ properties
+
+words = st.sampled_from(["a", "A", "man", "dog", "runs", ".", "the", "not"])
+tags = st.sampled_from(["DT", "NN", "VBZ", ".", "RB", "JJ"])
+sentence = st.lists(st.tuples(words, tags), max_size=9)
+
+
+def pair_from(premise, hypothesis, i=0):
+    return make_pair(" ".join(w for w, _ in premise), " ".join(w for w, _ in hypothesis), "neutral",
+                     " ".join(t for _, t in premise) or None, " ".join(t for _, t in hypothesis) or None, f"h{i}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(sentence, sentence), min_size=1, max_size=6))
+def test_dense_values_stay_in_range(rows):
+    pairs = [pair_from(p, h, i) for i, (p, h) in enumerate(rows)]
+    overlap = Overlap().raw_values(pairs)
+    h_len = np.array([len(h) for _, h in rows])
+    assert (overlap[:, 0] <= h_len).all() and (overlap[:, 2] <= overlap[:, 0]).all()
+    assert ((overlap[:, [1, 3]] >= 0) & (overlap[:, [1, 3]] <= 1)).all()
+    bleu = Bleu().raw_values(pairs).ravel()
+    assert ((bleu >= 0) & (bleu <= 1)).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(sentence.filter(bool))
+def test_identical_sentences_overlap_fully(s):
+    pair = pair_from(s, s)
+    values = Overlap().raw_values([pair])[0]
+    assert values[0] == len(s) and values[1] == 1.0 and values[3] == 1.0
+    assert Bleu().raw_values([pair])[0, 0] == 1.0
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(sentence, sentence), min_size=2, max_size=6))
+def test_batch_equals_one_at_a_time_and_names_align(rows):
+    pairs = [pair_from(p, h, i) for i, (p, h) in enumerate(rows)]
+    featurizer = PairFeaturizer(n_jobs=1).fit(TINY + pairs)
+    batch = featurizer.transform(pairs)
+    alone = sp.vstack([featurizer.transform([p]) for p in pairs]).tocsr()
+    assert abs(batch - alone).max() == 0 if batch.nnz or alone.nnz else True
+    names = featurizer.get_feature_names_out()
+    assert len(names) == batch.shape[1]
+    for i, pair in enumerate(pairs):
+        p_words = {w.lower() for w in pair.premise_tokens}
+        h_words = {w.lower() for w in pair.hypothesis_tokens}
+        for col in batch[i].indices:
+            kind, _, value = names[col].partition(":")
+            if kind == "cross_unigrams":
+                left, right = value.split("|")
+                assert left in p_words and right in h_words
+            elif kind == "hyp_ngrams":
+                assert set(value.split(" ")) <= h_words
+
+
+# ------------------------------------------------------------------ contract, every registered type
+
+
+@pytest.fixture(params=sorted(FEATURE_TYPES))
+def feature(request):
+    return build(request.param, lowercase=True, tag_match="exact", scale="standard", smoothing="exp")
+
+
+def test_contract(feature):
+    with pytest.raises(NotFittedError):
+        feature.transform(TINY)
+    X = feature.fit_transform(TINY)
+    assert sp.issparse(X) and X.format == "csr" and X.dtype == np.float32 and X.shape[0] == len(TINY)
+    names = feature.get_feature_names_out()
+    assert len(names) == X.shape[1] and all(n.startswith(feature.name + ":") for n in names)
+    assert abs(feature.transform(TINY) - X).max() == 0 if X.nnz else True
+    unseen = [make_pair("Quokkas juggle .", "Wombats dance .", premise_tags="NNS VBP .", hypothesis_tags="NNS VBP .")]
+    assert feature.transform(unseen).shape == (1, X.shape[1])
+    restored = pickle.loads(pickle.dumps(feature))
+    assert abs(restored.transform(TINY) - X).max() == 0 if X.nnz else True
+    fresh = clone(feature)
+    assert fresh.get_params() == feature.get_params() and not hasattr(fresh, "encoder_")
+    with pytest.raises(ValueError, match="sequence of pairs"):
+        feature.transform("A man sleeps.")
+    with pytest.raises(ValueError, match="sequence of pairs"):
+        feature.transform(TINY[0])
+
+
+def test_unannotated_pairs_are_refused():
+    from features.pair import Pair
+    with pytest.raises(ValueError, match="annotate"):
+        Overlap().fit([Pair("x", "a b", "c")])
+
+
+# ------------------------------------------------------------------ registry, combiner, custom features
+
+
+def test_groups_and_resolve():
+    assert GROUPS["lexicalized"] == BUILTIN == ("bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams",
+                                                "cross_bigrams")
+    assert resolve("unigrams_only") == ["bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams"]
+    assert resolve("lexicalized", ["cross_bigrams"]) == resolve("unigrams_only")
+    assert resolve("unlexicalized") == ["bleu", "length_diff", "overlap"]
+    assert resolve("hypothesis_only") == ["hyp_ngrams"]
+    assert resolve("bleu,cross_unigrams") == ["bleu", "cross_unigrams"]
+    with pytest.raises(ValueError, match="unknown feature type or group 'cross_trigrams'.*valid names: .*cross_bigrams"):
+        resolve("cross_trigrams")
+
+
+def test_combiner_ablation_is_column_removal():
+    full = PairFeaturizer(n_jobs=2).fit(TINY)
+    ablated = PairFeaturizer(ablate=["cross_bigrams"], n_jobs=1).fit(TINY)
+    full_names = full.get_feature_names_out()
+    assert list(ablated.get_feature_names_out()) == [n for n in full_names if not n.startswith("cross_bigrams:")]
+    X = full.transform(TINY)
+    kept = [i for i, n in enumerate(full_names) if not n.startswith("cross_bigrams:")]
+    assert abs(X[:, kept] - ablated.transform(TINY)).max() == 0
+    assert full.feature_name(full.slices_["cross_unigrams"].start).startswith("cross_unigrams:")
+    restored = pickle.loads(pickle.dumps(full))
+    assert abs(restored.transform(TINY) - X).max() == 0
+
+
+def test_custom_feature_by_name():
+    @register_feature("negation")
+    def negation(pair):
+        return {"hyp_not": float("not" in pair.hypothesis_tokens), "n_words": len(pair.hypothesis_tokens)}
+    try:
+        pairs = TINY + [make_pair("A dog runs", "A dog is not running")]
+        featurizer = PairFeaturizer(features="unlexicalized,negation").fit(pairs)
+        names = list(featurizer.get_feature_names_out())
+        assert names[-2:] == ["negation:hyp_not", "negation:n_words"]
+        X = featurizer.transform(pairs).toarray()
+        assert X[-1, -2] == 1.0 and X[0, -2] == 0.0 and X[-1, -1] == 5.0
+        assert "negation" not in PairFeaturizer(features="unlexicalized,negation", ablate=["negation"]).feature_types
+        with pytest.raises(ValueError, match="already taken"):
+            register_feature("negation", negation)
+    finally:
+        unregister_feature("negation")
+    assert "negation" not in FEATURE_TYPES

@@ -1,0 +1,82 @@
+"""Estimators: edit distance on hand examples, threshold search, majority, logistic regression, errors."""
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+from models import EditDistanceClassifier, LogisticClassifier, MajorityClassifier, TrainingDataError
+from models.edit_distance import best_threshold, content_tokens, normalized_distances
+from tests.conftest import make_pair
+
+
+def test_each_weight_and_the_normalization():
+    # premise -> hypothesis: "a b c" -> "a x c d": substitute b->x, insert d.
+    t, h = [["a", "b", "c"]], [["a", "x", "c", "d"]]
+    d = normalized_distances(t, h, delete=1.0, insert=2.0, substitute=3.0)
+    assert d[0] == pytest.approx((3 + 2) / (1 * 3 + 2 * 4))
+    # Deleting premise words only.
+    d = normalized_distances([["a", "b", "c"]], [["a"]], delete=0.5, insert=1.0, substitute=1.0)
+    assert d[0] == pytest.approx(2 * 0.5 / (0.5 * 3 + 1.0 * 1))
+    # A substitution costlier than delete + insert is replaced by them.
+    d = normalized_distances([["a", "b"]], [["a", "x"]], delete=1.0, insert=1.0, substitute=5.0)
+    assert d[0] == pytest.approx(2 / (2 + 2))
+    assert normalized_distances([[]], [[]], 1.0, 1.0, 1.0)[0] == 0.0
+    assert normalized_distances([["a"]], [["a"]], 1.0, 1.0, 1.0)[0] == 0.0
+
+
+def test_stop_words_by_pos_and_case():
+    pair = make_pair("The Man sleeps in the park .", "A man sleeps", premise_tags="DT NN VBZ IN DT NN .",
+                     hypothesis_tags="DT NN VBZ")
+    assert content_tokens(pair) == (["man", "sleeps", "park"], ["man", "sleeps"])
+    model = EditDistanceClassifier(delete=1.0, insert=1.0, substitute=1.0)
+    model.fit([pair, make_pair("x", "y z", premise_tags="NN", hypothesis_tags="NN NN")],
+              ["entailment", "not_entailment"])
+    assert model.distance([pair])[0] == pytest.approx(1 / (3 + 2))  # delete "park"; case ignored
+
+
+def test_threshold_search_finds_the_separating_distance():
+    distances = np.array([0.1, 0.2, 0.25, 0.6, 0.7, 0.9])
+    entails = np.array([True, True, True, False, False, False])
+    assert best_threshold(distances, entails) == (0.25, 1.0)
+    # With noise, the best cut keeps the most pairs right; ties keep the smaller threshold.
+    threshold, accuracy = best_threshold(np.array([0.1, 0.3, 0.5, 0.7]), np.array([True, False, True, False]))
+    assert (threshold, accuracy) == (0.1, 0.75)
+    # Nothing entailed can be best.
+    assert best_threshold(np.array([0.2, 0.4]), np.array([False, False]))[1] == 1.0
+
+
+def test_edit_distance_tunes_weights_and_predicts():
+    train = [make_pair("a man sleeps", "a man sleeps"), make_pair("a man sleeps", "man sleeps"),
+             make_pair("a dog runs", "cats dance wildly today"), make_pair("a dog runs", "birds sing")]
+    y = ["entailment", "entailment", "not_entailment", "not_entailment"]
+    model = EditDistanceClassifier(weight_grid=(0.5, 1.0, 2.0)).fit(train, y)
+    assert set(model.weights_) == {"delete", "insert", "substitute"} and model.train_accuracy_ == 1.0
+    assert list(model.predict(train)) == y
+    assert (model.decision_function(train)[:2] >= 0).all() and (model.decision_function(train)[2:] < 0).all()
+    assert list(model.classes_) == ["entailment", "not_entailment"]
+    assert list(pickle.loads(pickle.dumps(model)).predict(train)) == y
+    with pytest.raises(TrainingDataError, match="two-class"):
+        clone(model).fit(train, ["entailment", "neutral", "contradiction", "neutral"])
+
+
+def test_majority_and_training_errors():
+    model = MajorityClassifier().fit(np.zeros((4, 1)), ["a", "b", "b", "c"])
+    assert list(model.predict(np.zeros((2, 1)))) == ["b", "b"]
+    with pytest.raises(TrainingDataError, match="empty"):
+        LogisticClassifier().fit(np.zeros((0, 1)), [])
+    with pytest.raises(TrainingDataError, match="single class"):
+        LogisticClassifier().fit(np.zeros((3, 1)), ["a", "a", "a"])
+
+
+def test_logistic_three_classes_and_weights():
+    X = np.eye(3)[[0, 1, 2, 0, 1, 2]]
+    y = ["e", "n", "c", "e", "n", "c"]
+    model = LogisticClassifier(C=10.0).fit(X, y)
+    assert list(model.predict(X)) == y
+    assert model.class_weights().shape == (3, 3)
+    binary = LogisticClassifier().fit(np.eye(2)[[0, 1, 0, 1]], ["x", "y", "x", "y"])
+    w = binary.class_weights()
+    assert w.shape == (2, 2) and np.allclose(w[0], -w[1])
