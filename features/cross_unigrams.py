@@ -29,9 +29,9 @@ class CrossUnigrams(SparseIndicatorFeature):
         p, h = batch.premise, batch.hypothesis
         ptags, htags = batch.tags_for(p, self.tag_match), batch.tags_for(h, self.tag_match)
         rows_out, keys_out = [], []
-        for start, stop in batch.row_chunks(budget=16_000_000):
+        for start, stop in batch.row_chunks(budget=2_000_000):
             rows, pi, hi = matching_cross_index(p, h, ptags, htags, start, stop)
-            rows_out.append(rows)
+            rows_out.append(rows.astype(np.int32))
             keys_out.append((p.ids[pi].astype(np.int64) << WORD_BITS) | h.ids[hi])
         return _concat(rows_out), _concat(keys_out)
 

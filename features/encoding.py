@@ -6,6 +6,8 @@ feature is an exact int64 key built from ids, so names can always be recovered.
 """
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
@@ -86,7 +88,7 @@ class Side:
         if "starts" not in self._cache:
             keep = np.ones(len(self.ids), dtype=bool)
             keep[self.offsets[1:][self.lengths > 0] - 1] = False
-            self._cache["starts"] = np.flatnonzero(keep)
+            self._cache["starts"] = np.flatnonzero(keep).astype(np.int32)
         return self._cache["starts"]
 
     def bigram_offsets(self) -> np.ndarray:
@@ -111,6 +113,7 @@ class EncodedPairs:
     words: list[str]          # id -> word form (the fitted vocabulary, then this batch's unseen forms)
     n_known_words: int        # ids below this were seen when the encoder was fitted
     pairs: Sequence[Pair] | None = None  # the pairs themselves, for per-pair custom features
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __len__(self) -> int:
         return len(self.premise.offsets) - 1
@@ -123,44 +126,51 @@ class EncodedPairs:
     def word_matches(self, a_name: str = "premise", b_name: str = "hypothesis"):
         """(row, a_index, b_index) of every cell where the two sides hold the same word, b-major.
 
-        Cached: `bleu` and `overlap` both start from the premise x hypothesis matches (and bleu
-        from hypothesis x hypothesis). `PairFeaturizer` computes them before starting threads.
+        Cached (and computed once even when feature types run on several threads): `bleu` and
+        `overlap` both start from the premise x hypothesis matches.
         """
         key = ("matches", a_name, b_name)
-        if key not in self.premise._cache:
-            a, b = getattr(self, a_name), getattr(self, b_name)
-            parts = []
-            for start, stop in self.row_chunks():
-                rows, ai, bi = cross_index(a, b, start, stop)
-                hit = np.flatnonzero(a.ids[ai] == b.ids[bi])
-                parts.append((rows[hit].astype(np.int64), ai[hit].astype(np.int64), bi[hit].astype(np.int64)))
-            self.premise._cache[key] = tuple(
-                np.concatenate([part[i] for part in parts]) if parts else np.zeros(0, dtype=np.int64)
-                for i in range(3))
+        with self._lock:
+            if key not in self.premise._cache:
+                self.premise._cache[key] = self._word_matches(a_name, b_name)
         return self.premise._cache[key]
+
+    def _word_matches(self, a_name: str, b_name: str):
+        a, b = getattr(self, a_name), getattr(self, b_name)
+        parts = []
+        for start, stop in self.row_chunks():
+            rows, ai, bi = cross_index(a, b, start, stop)
+            hit = np.flatnonzero(a.ids[ai] == b.ids[bi])
+            parts.append((rows[hit].astype(np.int64), ai[hit].astype(np.int64), bi[hit].astype(np.int64)))
+        return tuple(np.concatenate([part[i] for part in parts]) if parts else np.zeros(0, dtype=np.int64)
+                     for i in range(3))
 
     def repeats(self, side_name: str = "hypothesis"):
         """(row, earlier_index, later_index) for every two positions j < k of one row holding the
         same word. Rows rarely repeat a word, so only tokens whose (row, word) occurs twice are
         paired up, instead of scanning every row's square."""
         key = ("repeats", side_name)
-        if key not in self.premise._cache:
-            side = getattr(self, side_name)
-            rows = np.repeat(np.arange(len(self), dtype=np.int64), side.lengths)
-            codes, _ = factorize((rows << WORD_BITS) | side.ids)
-            dup = np.flatnonzero(np.bincount(codes)[codes] > 1)
-            # Group the repeated tokens by (row, word), positions ascending within a group.
-            dup = dup[np.argsort(codes[dup], kind="stable")]
-            group = codes[dup]
-            first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-            start = np.repeat(first, np.diff(np.r_[first, len(group)]))
-            rank = np.arange(len(group)) - start  # 0-based position within its group
-            later = np.repeat(np.arange(len(group)), rank)  # each token pairs with the `rank` before it
-            earlier = start[later] + (np.arange(len(later)) - np.repeat(np.cumsum(rank) - rank, rank))
-            self.premise._cache[key] = (rows[dup[later]], dup[earlier], dup[later])
+        with self._lock:
+            if key not in self.premise._cache:
+                self.premise._cache[key] = self._repeats(side_name)
         return self.premise._cache[key]
 
-    def row_chunks(self, budget: int = 4_000_000) -> Iterator[tuple[int, int]]:
+    def _repeats(self, side_name: str):
+        side = getattr(self, side_name)
+        rows = np.repeat(np.arange(len(self), dtype=np.int64), side.lengths)
+        codes, _ = factorize((rows << WORD_BITS) | side.ids)
+        dup = np.flatnonzero(np.bincount(codes)[codes] > 1)
+        # Group the repeated tokens by (row, word), positions ascending within a group.
+        dup = dup[np.argsort(codes[dup], kind="stable")]
+        group = codes[dup]
+        first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        start = np.repeat(first, np.diff(np.r_[first, len(group)]))
+        rank = np.arange(len(group)) - start  # 0-based position within its group
+        later = np.repeat(np.arange(len(group)), rank)  # each token pairs with the `rank` before it
+        earlier = start[later] + (np.arange(len(later)) - np.repeat(np.cumsum(rank) - rank, rank))
+        return rows[dup[later]], dup[earlier], dup[later]
+
+    def row_chunks(self, budget: int = 2_000_000) -> Iterator[tuple[int, int]]:
         """Row ranges whose premise x hypothesis cross products hold about `budget` cells each."""
         cells = np.cumsum(self.premise.lengths * self.hypothesis.lengths)
         n, start = len(self), 0
@@ -188,7 +198,7 @@ def _sentence_table(pairs: Sequence[Pair]):
     token_obj = np.fromiter(map(id, tokens), dtype=np.int64, count=len(tokens))
     tag_obj = np.fromiter(map(id, tags), dtype=np.int64, count=len(tags))
     owner = first[sids]
-    table = [(tokens[i], tags[i]) for i in first]
+    table = [(tokens[i], tags[i]) for i in first.tolist()]
     variants: dict = {}
     for i in np.flatnonzero((token_obj != token_obj[owner]) | (tag_obj != tag_obj[owner])):
         if tokens[i] != tokens[owner[i]] or tags[i] != tags[owner[i]]:
@@ -232,16 +242,21 @@ class Encoder(BaseEstimator):
 
     def _encode(self, pairs: Sequence[Pair], forms: dict, tags: dict, fit: bool) -> EncodedPairs:
         table, p_sid, h_sid = _sentence_table(pairs)
+        table_tokens = [t for t, _ in table]
         offsets = np.zeros(len(table) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter((len(t) for t, _ in table), dtype=np.int64, count=len(table)), out=offsets[1:])
+        np.cumsum(np.fromiter(map(len, table_tokens), dtype=np.int64, count=len(table)), out=offsets[1:])
         n_known = len(forms)
         word_ids = _Interner(forms, self.lowercase)
         tag_ids = _Interner(tags, False)
-        ids = _lookup(word_ids, list(chain.from_iterable(t for t, _ in table)))
-        tids = _lookup(tag_ids, list(chain.from_iterable(g for _, g in table)))
+        ids = _lookup(word_ids, list(chain.from_iterable(table_tokens)))
         if len(forms) >= 2 ** WORD_BITS:
             raise ValueError("vocabulary exceeds 2**31 word forms")
-        bigram_at = self._bigram_ids(ids, offsets, fit)
+        # Bigram ids are numpy/pandas work that releases the GIL: overlap it with the tag lookup,
+        # which is Python-bound.
+        with ThreadPoolExecutor(1) as pool:
+            bigrams = pool.submit(self._bigram_ids, ids, offsets, fit)
+            tids = _lookup(tag_ids, list(chain.from_iterable(g for _, g in table)))
+            bigram_at = bigrams.result()
         tag_list = list(tags)
         coarse_of: dict[str, int] = {}
         coarse_map = np.array([coarse_of.setdefault(t[:1], len(coarse_of)) for t in tag_list] or [0],

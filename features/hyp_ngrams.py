@@ -19,12 +19,13 @@ class HypNgrams(SparseIndicatorFeature):
 
     def _keys(self, batch):
         h = batch.hypothesis
-        rows = np.repeat(np.arange(len(batch)), h.lengths)
-        known = h.bigram_at >= 0
-        all_rows = np.concatenate([rows, rows[known]])
-        keys = np.concatenate([h.ids.astype(np.int64), h.bigram_at[known] | _BIGRAM])
-        order = np.argsort(all_rows, kind="stable")  # two sorted runs: one linear merge
-        return all_rows[order], keys[order]
+        # Per token: its unigram, then the bigram it starts (if any), so rows stay in order.
+        keys = np.empty((len(h.ids), 2), dtype=np.int64)
+        keys[:, 0] = h.ids
+        keys[:, 1] = np.where(h.bigram_at >= 0, h.bigram_at.astype(np.int64) | _BIGRAM, -1)
+        rows = np.repeat(np.arange(len(batch), dtype=np.int32), h.lengths)
+        keep = (keys >= 0).ravel()
+        return np.repeat(rows, 2)[keep], keys.ravel()[keep]
 
     def _key_name(self, key):
         if key & _BIGRAM:

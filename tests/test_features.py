@@ -276,3 +276,24 @@ def test_custom_feature_by_name():
     finally:
         unregister_feature("negation")
     assert "negation" not in FEATURE_TYPES
+
+
+# ------------------------------------------------------------------ same features as the straightforward build
+
+
+@pytest.mark.parametrize("tag_match", ["exact", "first_letter"])
+def test_same_features_as_the_dict_build(tag_match):
+    from experiments.dict_features import dict_featurize
+    from experiments.synthetic import generate_pairs
+    pairs = TINY + generate_pairs(300, seed=3, vocab_size=60)
+    X_dict, vectorizer = dict_featurize(pairs, tag_match=tag_match)
+    dict_names = vectorizer.get_feature_names_out()
+    ours = PairFeaturizer(tag_match=tag_match, scale="none", n_jobs=1)
+    X = ours.fit_transform(pairs)
+    names = ours.get_feature_names_out()
+    for i in range(len(pairs)):
+        expected = {dict_names[c]: v for c, v in zip(X_dict[i].indices, X_dict[i].data) if v != 0}
+        got = {names[c]: v for c, v in zip(X[i].indices, X[i].data)}
+        assert set(got) == set(expected), pairs[i]
+        for name, value in expected.items():
+            assert got[name] == pytest.approx(value, abs=1e-6), (pairs[i], name)
