@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 from .readers.common import SplitData
 from .readers.custom import read_custom
 from .readers.demo import read_demo
-from .readers.glue import read_ax, read_rte
+from .readers.glue import read_ax, read_qnli, read_rte, read_wnli
 from .readers.pascal import read_pascal
 from .readers.sick import read_sick
 from .readers.snli import read_nli
@@ -156,6 +156,12 @@ register(Corpus("sick", "SICK (SemEval-2014 Task 1): TRAIN/TRIAL/TEST rows of SI
 register(Corpus("rte", "GLUE RTE (tsv; test unlabeled)", NLI2,
                 {s: (f"glue/RTE/{s}.tsv", f"RTE/{s}.tsv") for s in ("train", "dev", "test")}, read_rte,
                 download="rte", glue_name="RTE"))
+register(Corpus("qnli", "GLUE QNLI (tsv; question as premise, sentence as hypothesis; test unlabeled)", NLI2,
+                {s: (f"glue/QNLI/{s}.tsv", f"QNLI/{s}.tsv") for s in ("train", "dev", "test")}, read_qnli,
+                glue_name="QNLI"))
+register(Corpus("wnli", "GLUE WNLI (tsv; labels 1 = entailment, 0; test unlabeled)", ("0", "1"),
+                {s: (f"glue/WNLI/{s}.tsv", f"WNLI/{s}.tsv") for s in ("train", "dev", "test")}, read_wnli,
+                glue_name="WNLI"))
 for _n in (1, 2, 3):
     register(Corpus(f"rte{_n}", f"PASCAL RTE-{_n} XML (train = its dev file, test = its test file)", NLI2,
                     {"train": _pascal_files(_n, "dev"), "test": _pascal_files(_n, "test")}, read_pascal,

@@ -15,19 +15,33 @@ AX_CATEGORIES = ("Lexical Semantics", "Predicate-Argument Structure", "Logic", "
 
 
 def read_glue_pairs(path: Path, dataset: str, split: str, on_bad_row: str = "error",
-                    labels: tuple[str, ...] = RTE_LABELS) -> SplitData:
-    """`index<TAB>sentence1<TAB>sentence2[<TAB>label]`, read unquoted (GLUE files are not CSV-quoted)."""
+                    labels: tuple[str, ...] = RTE_LABELS,
+                    columns: tuple[str, str] = ("sentence1", "sentence2")) -> SplitData:
+    """`index<TAB>sentence1<TAB>sentence2[<TAB>label]`, read unquoted (GLUE files are not CSV-quoted).
+
+    columns: the premise and hypothesis columns (QNLI: question, sentence).
+    """
     bad = BadRows(path, on_bad_row)
     mapping = {label: label for label in labels}
     pairs = []
-    for number, row in iter_tsv(path, bad, ("index", "sentence1", "sentence2")):
+    for number, row in iter_tsv(path, bad, ("index", *columns)):
         label = None
         if "label" in row:
             label = map_label(row["label"], mapping, number, bad)
             if label is None:
                 continue
-        pairs.append(Pair(row["index"], row["sentence1"], row["sentence2"], label))
+        pairs.append(Pair(row["index"], row[columns[0]], row[columns[1]], label))
     return bad.split(dataset, split, pairs)
+
+
+def read_qnli(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
+    """GLUE QNLI: does the sentence answer the question? (question as premise, sentence as hypothesis)."""
+    return read_glue_pairs(path, dataset, split, on_bad_row, RTE_LABELS, ("question", "sentence"))
+
+
+def read_wnli(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
+    """GLUE WNLI: labels 1 (entailment) and 0."""
+    return read_glue_pairs(path, dataset, split, on_bad_row, ("0", "1"))
 
 
 def read_rte(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:

@@ -1,0 +1,184 @@
+"""Learning curves: accuracy against the number of training pairs, as CSV, JSON and plots.
+
+    python learning_curves/run.py --dataset sick --sizes 1,10,100,1000,all --seeds 3 \\
+        --configs lexicalized,unlexicalized --out results/curve-sick [--reference snli-paper]
+
+Features are built once for the whole training split; each point slices its rows. Points run
+in parallel (--jobs) and are saved as they finish: running the same command again resumes,
+reusing the points already in DIR/curve.csv.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a script: import the suite from the repository root
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
+
+import argparse
+import json
+import time
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from experiments import __version__
+from experiments.cli import UsageError, add_data_arguments, corpus_from_args, user_errors
+from experiments.corpora import two_class
+from experiments.records import versions, write_json_atomic
+from experiments.runner import RunConfig, load_data
+from features.combine import PairFeaturizer
+from learning_curves.curve import (CONFIGS, SNLI_PAPER, aggregate, config_types, fit_point, parse_sizes, plan,
+                                   read_points, write_points)
+from learning_curves.plot import plot_curve
+from models import C_GRID
+
+REFERENCES = {"snli-paper": (SNLI_PAPER, "SNLI paper, Fig. 4 (SNLI test)")}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_data_arguments(parser)
+    parser.add_argument("--sizes", default="1,10,100,1000,10000,all", help="training sizes; 'all' = the whole split")
+    parser.add_argument("--seeds", type=int, default=3, help="random samples per size (default 3)")
+    parser.add_argument("--configs", default="lexicalized,unlexicalized",
+                        help=f"comma list of: {', '.join(CONFIGS)}")
+    parser.add_argument("--eval-split", default="dev", help="dev (default) or test")
+    parser.add_argument("--out", required=True, metavar="DIR", help="where curve.csv/json/png/svg go")
+    parser.add_argument("--overwrite", action="store_true", help="discard points of a different earlier run in DIR")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--reference", choices=sorted(REFERENCES), help="draw published points for comparison")
+    parser.add_argument("--quiet", action="store_true")
+    return parser
+
+
+def signature(args, data) -> dict:
+    """What makes points comparable: the same data files, split and configuration."""
+    return {"dataset": args.dataset, "eval_split": data.eval_name, "files": data.files,
+            "suite_version": __version__, "c_grid": list(C_GRID)}
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    log = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
+    with user_errors():
+        configs = [c.strip() for c in args.configs.split(",") if c.strip()]
+        unknown = [c for c in configs if c not in CONFIGS]
+        if unknown:
+            raise UsageError(f"unknown config(s) {', '.join(unknown)}; choose from {', '.join(CONFIGS)}")
+        corpus = corpus_from_args(args)
+        run_config = RunConfig(dataset=args.dataset, data_dir=args.data_dir, eval_split=args.eval_split,
+                               on_bad_row=args.on_bad_row, progress=not args.quiet, jobs=args.jobs)
+        data = load_data(run_config, corpus, log)
+        if data.evaluation is None:
+            raise UsageError(f"{corpus.name} has no dev split to score points on; use --eval-split test")
+        try:
+            sizes, notes = parse_sizes(args.sizes, len(data.train))
+        except ValueError as exc:
+            raise UsageError(f"--sizes: {exc}") from None
+        for note in notes:
+            log(note)
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        sig = signature(args, data)
+        sig_path = out / "run.json"
+        if sig_path.exists() and json.loads(sig_path.read_text()) != sig:
+            if not args.overwrite:
+                raise UsageError(f"{out} holds points of a different run (data, split or version); "
+                                 "use another --out or pass --overwrite")
+            (out / "curve.csv").unlink(missing_ok=True)
+        write_json_atomic(sig_path, sig)
+
+    started = time.perf_counter()
+    inputs = build_inputs(configs, data, corpus.is_two_class, log)
+    featurize_seconds = time.perf_counter() - started
+    csv_path = out / "curve.csv"
+    done, dropped = read_points(csv_path)
+    if dropped:
+        log(f"{csv_path}: {dropped} malformed line(s) dropped (an interrupted write); those points are recomputed")
+    points = plan(configs, sizes, args.seeds)
+    todo = [p for p in points if p.key not in done]
+    # A clipped size gives every seed the whole split: fit once, record it for each seed.
+    unique = list({(p.config, p.size, p.seed if p.size < len(data.train) else -1): p for p in todo}.values())
+    log(f"{len(points)} points: {len(points) - len(todo)} reused from {csv_path}, {len(unique)} to fit")
+    computed = 0
+    if unique:
+        from tqdm.auto import tqdm
+        jobs = Parallel(n_jobs=args.jobs, return_as="generator_unordered")(
+            delayed(fit_point)(p, inputs[p.config], run_config) for p in unique)
+        for row in tqdm(jobs, total=len(unique), desc="points", disable=args.quiet):
+            computed += 1
+            for p in todo:
+                if p.config == row["config"] and p.size == row["size"] and (p.seed == row["seed"]
+                                                                            or p.size >= len(data.train)):
+                    done[p.key] = {**row, "seed": p.seed, "requested_size": p.requested}
+            write_points(csv_path, list(done.values()))
+    rows = [done[p.key] for p in points]
+    write_points(csv_path, list(done.values()))
+    table = aggregate(rows)
+    n_classes = len(set(inputs[configs[0]]["y"][0]))
+    record = {"dataset": args.dataset, "eval_split": data.eval_name, "train_pairs": len(data.train),
+              "eval_pairs": len(data.evaluation), "configs": configs, "sizes": [s for s, _ in sizes],
+              "seeds": args.seeds, "notes": notes, "curve": table, "points_computed": computed,
+              "points_reused": len(points) - len(todo), "featurize_seconds": featurize_seconds,
+              "total_seconds": time.perf_counter() - started, "sampling": "numpy.random.default_rng([seed, size]), "
+              "without replacement; sizes >= the split are the whole split", "versions": versions(),
+              "signature": sig}
+    write_json_atomic(out / "curve.json", record)
+    reference, ref_label = REFERENCES.get(args.reference, (None, ""))
+    title = f"Learning curve on {args.dataset} ({len(data.train):,} training pairs; {data.eval_name} split)"
+    subtitle = f"mean \u00b1 std over {args.seeds} random samples per size; LR's C chosen on {data.eval_name}"
+    y_train, _, y_eval = inputs[configs[0]]["y"]
+    values, counts = np.unique(y_train, return_counts=True)
+    majority = float(np.mean(y_eval == values[np.argmax(counts)]))
+    plot_curve(table, out, title=title, eval_name=data.eval_name, n_classes=n_classes, reference=reference,
+               reference_label=ref_label, subtitle=subtitle, majority=majority)
+    print(summary(table, data.eval_name))
+    print(f"wrote {csv_path}, {out / 'curve.json'}, {out / 'curve.png'}, {out / 'curve.svg'}")
+    return 0
+
+
+def build_inputs(configs, data, binary_corpus: bool, log) -> dict:
+    """Per config: the (train, selection, eval) inputs and labels, from one featurization."""
+    lr_types = [t for t in PairFeaturizer().feature_types if any(t in config_types(c) for c in configs)]
+    matrices = {}
+    if lr_types:
+        featurizer = PairFeaturizer(features=lr_types)
+        matrices["train"] = featurizer.fit_transform(data.train)
+        matrices["selection"] = featurizer.transform(data.selection) if data.selection is not None else None
+        matrices["eval"] = (matrices["selection"] if data.evaluation is data.selection
+                            else featurizer.transform(data.evaluation))
+        log(f"featurized {len(data.train)} training pairs once: {featurizer.n_features_out_} columns")
+
+    def labels(pairs, binary):
+        if pairs is None:
+            return None
+        return np.array([two_class(p.label) if binary else p.label for p in pairs], dtype=object)
+
+    inputs = {}
+    for config in configs:
+        if config == "edit_distance":
+            X = (data.train, data.selection, data.evaluation)
+            binary = True
+        else:
+            cols = np.concatenate([np.arange(featurizer.slices_[t].start, featurizer.slices_[t].stop)
+                                   for t in config_types(config)])
+            X = tuple(None if m is None else m[:, cols] for m in
+                      (matrices["train"], matrices["selection"], matrices["eval"]))
+            binary = binary_corpus
+        inputs[config] = {"X": X, "y": (labels(data.train, binary), labels(data.selection, binary),
+                                        labels(data.evaluation, binary))}
+    return inputs
+
+
+def summary(table: dict, eval_name: str) -> str:
+    lines = [f"{'config':<16} {'size':>8} {'seeds':>5} {eval_name + ' acc':>12} {'std':>6} {'train acc':>10}"]
+    for config, points in table.items():
+        for p in points:
+            lines.append(f"{config:<16} {p['size']:>8} {p['seeds']:>5} {100 * p['eval_mean']:>12.1f} "
+                         f"{100 * p['eval_std']:>6.1f} {100 * p['train_mean']:>10.1f}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
