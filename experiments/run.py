@@ -56,6 +56,15 @@ def build_parser() -> argparse.ArgumentParser:
     run_group.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     run_group.add_argument("--jobs", type=int, default=1, help="parallel workers for grids and tagging")
     run_group.add_argument("--quiet", action="store_true", help="no progress output, only the result table")
+    out = parser.add_argument_group("predictions and saved models")
+    out.add_argument("--predict", metavar="SPLIT", choices=["test"],
+                     help="predict the test split(s) of the benchmark task(s) (implied by --glue-out/--superglue-out)")
+    out.add_argument("--glue-out", metavar="DIR", help="write GLUE prediction files (e.g. RTE.tsv) here")
+    out.add_argument("--superglue-out", metavar="DIR", help="write SuperGLUE prediction files (e.g. CB.jsonl) here")
+    out.add_argument("--glue-zip", metavar="FILE", help="bundle the written prediction files into one flat zip")
+    out.add_argument("--with-ax", action="store_true",
+                     help="also predict the GLUE diagnostic (AX.tsv) with this three-class model")
+    out.add_argument("--save-model", metavar="PATH", help="save the fitted model (one file) for predict.py")
     return parser
 
 
@@ -81,14 +90,27 @@ def main(argv: list[str] | None = None) -> int:
     with user_errors():
         if args.out and Path(args.out).exists() and not args.overwrite:
             raise UsageError(f"{args.out} exists; pass --overwrite to replace it")
+        out_dirs = {b: Path(d) for b, d in (("glue", args.glue_out), ("superglue", args.superglue_out)) if d}
+        if args.predict and not out_dirs:
+            raise UsageError("--predict test needs --glue-out DIR or --superglue-out DIR "
+                             "(for other files, use --save-model and experiments/predict.py)")
+        if (out_dirs or args.save_model) and args.paper_table:
+            raise UsageError("--paper-table fits several models; predictions and --save-model take a single run")
         config = config_from_args(args)
         try:
             record = run(config)
         except TrainingDataError as exc:
             raise UsageError(str(exc)) from None
-    record.pop("_models")
-    record.pop("_featurizer")
-    print(format_report(record))
+        predictor = next(iter(record.pop("_predictors").values()))
+        print(format_report(record))
+        if args.save_model:
+            predictor.save(args.save_model)
+            print(f"model saved to {args.save_model}")
+        if out_dirs:
+            from experiments.predicting import write_submissions
+            written = write_submissions(predictor, config.corpus(), config, out_dirs, with_ax=args.with_ax,
+                                        zip_path=Path(args.glue_zip) if args.glue_zip else None)
+            record["predictions"] = [str(p) for p in written]
     if args.out:
         write_json_atomic(args.out, record)
         print(f"record written to {args.out}")

@@ -26,6 +26,7 @@ from . import __version__
 from .cli import UsageError
 from .corpora import Corpus, custom_corpus, get_corpus, resolve_data_dir, two_class
 from .metrics import evaluate
+from .predictor import Predictor
 from .records import peak_rss_bytes, sha256_file, versions
 
 
@@ -145,7 +146,8 @@ def load_data(config: RunConfig, corpus: Corpus, log) -> Data:
         if not loaded[split].labeled:
             raise UsageError(
                 f"the {split} split of {corpus.name} is unlabeled: its gold labels are held by the benchmark. "
-                f"Tune on dev and write predictions for submission instead (GLUE/SuperGLUE prediction files).")
+                f"Evaluate on dev, and write test predictions for the benchmark's server instead: "
+                f"--predict test --glue-out DIR (or --superglue-out DIR)")
     sub = {"requested": config.train_size, "available": len(train.pairs), "used": len(train.pairs)}
     pairs = train.pairs
     if config.train_size is not None:
@@ -275,7 +277,11 @@ def run_row(row: Row, data: Data, matrices: dict, featurizer: PairFeaturizer | N
     if row.model == "lr" and config.top_features:
         result["top_features"] = top_features(model, featurizer, cols, config.top_features)
     result["seconds"] = time.perf_counter() - started
-    result["_model"] = model
+    result["_predictor"] = Predictor(
+        row.model, model, featurizer if row.model == "lr" else None,
+        None if row.model != "lr" or len(cols) == featurizer.n_features_out_ else cols, labels, row.two_class,
+        {"dataset": data.corpus.name, "features": list(row.feature_types), "C": params.get("C"),
+         "train_pairs": len(y_train)})
     return result
 
 
@@ -323,7 +329,7 @@ def run(config: RunConfig, log=None) -> dict:
     else:
         results = [run_row(rows[0], data, matrices, featurizer, config, jobs)]
     timings["fit_and_evaluate"] = time.perf_counter() - started
-    models = {r["name"]: r.pop("_model") for r in results}
+    predictors = {r["name"]: r.pop("_predictor") for r in results}
     config_dict = asdict(config)
     record = {
         "suite_version": __version__,
@@ -342,8 +348,7 @@ def run(config: RunConfig, log=None) -> dict:
     }
     if len(results) == 1:
         record["metrics"] = results[0]["metrics"]
-    record["_models"] = models
-    record["_featurizer"] = featurizer
+    record["_predictors"] = predictors
     return record
 
 
@@ -354,6 +359,12 @@ def bleu_signature(config: RunConfig) -> str:
                                     smooth_method=config.bleu_smoothing)
     metric.sentence_score("a", ["a"])  # the signature needs the number of references, known after a call
     return str(metric.get_signature())
+
+
+def annotate_split(corpus: Corpus, split: str, config: RunConfig) -> list:
+    """The pairs of a (possibly unlabeled) split, with tokens and tags."""
+    data = corpus.load(split, resolve_data_dir(config.data_dir), config.on_bad_row)
+    return annotate(data.pairs, progress=config.progress, jobs=config.jobs)
 
 
 def _progress(items, desc: str, enabled: bool):

@@ -68,7 +68,7 @@ def test_top_features_are_words(demo_records):
 def test_importable_run_returns_models():
     record = run(RunConfig(dataset="demo", model="edit_distance", progress=False))
     assert record["rows"][0]["two_class"] is True and record["metrics"]["dev"]["accuracy"] > 0.6
-    assert "edit_distance" in record["_models"]
+    assert "edit_distance" in record["_predictors"]
 
 
 @pytest.mark.parametrize("args, message", [
