@@ -2,6 +2,8 @@
 
     python experiments/benchmark.py --json results/features.json            # the six feature types
     python experiments/benchmark.py --tagging --data-dir ../shared/data     # spaCy tagging, cold vs warm cache
+    python experiments/benchmark.py --pairs 550152 --end-to-end --json results/e2e.json   # read..predict
+    python experiments/benchmark.py --end-to-end --scaling 55000,137500,275000,550152 --json results/scaling.json
 
 Featurization is measured `--repeats` times and the median is reported (the machine is shared
 and noisy); the straightforward per-pair dict + DictVectorizer build and scikit-learn's
@@ -157,6 +159,72 @@ def bench_tagging(data_dir: str | None, sentences: int) -> dict:
     return out
 
 
+def _pipeline(data_dir: str, C: float, queue) -> None:
+    """The end-to-end stages in a fresh process (so its peak RSS is the pipeline's own)."""
+    from experiments.corpora import get_corpus
+    from experiments.readers.snli import tokens_and_tags
+    from models import LogisticClassifier
+    import json as _json
+    stages = {}
+    corpus = get_corpus("snli")
+    started = time.perf_counter()
+    train = corpus.load("train", data_dir).pairs
+    dev = corpus.load("dev", data_dir).pairs
+    stages["read_jsonl_and_parse_tags"] = time.perf_counter() - started
+    # Of which parse-tag extraction alone (re-done on the parse strings of 20,000 lines, scaled).
+    with open(Path(data_dir) / "snli_1.0_train.jsonl", encoding="utf-8") as handle:
+        sample = [_json.loads(next(handle)) for _ in range(min(20_000, len(train)))]
+    started = time.perf_counter()
+    for row in sample:
+        tokens_and_tags(row["sentence1_parse"])
+        tokens_and_tags(row["sentence2_parse"])
+    stages_detail = {"parse_tags_seconds_estimate": (time.perf_counter() - started) * len(train) / len(sample)}
+    started = time.perf_counter()
+    featurizer = PairFeaturizer()
+    X = featurizer.fit_transform(train)
+    stages["featurize"] = time.perf_counter() - started
+    y = np.array([p.label for p in train], dtype=object)
+    started = time.perf_counter()
+    model = LogisticClassifier(C=C).fit(X, y)
+    stages["fit_logistic_regression"] = time.perf_counter() - started
+    started = time.perf_counter()
+    predictions = model.predict(featurizer.transform(dev))
+    stages["predict_10k"] = time.perf_counter() - started
+    accuracy = float(np.mean(predictions == np.array([p.label for p in dev], dtype=object)))
+    queue.put({"pairs": len(train), "stages": stages, "detail": {**stages_detail, "columns": X.shape[1],
+               "nnz": int(X.nnz), "solver": model.solver_, "solver_iterations": model.n_iter_, "C": C,
+               "dev_accuracy": accuracy,
+               "featurize_by_type": featurizer.timings_}, "peak_rss_bytes": peak_rss_bytes()})
+
+
+def bench_end_to_end(n_pairs: int, seed: int, C: float, dev_pairs: int = 10_000) -> dict:
+    import multiprocessing
+    from experiments.synthetic import write_snli_jsonl
+    with tempfile.TemporaryDirectory(prefix="nli-e2e-") as data_dir:
+        started = time.perf_counter()
+        pairs = generate_pairs(n_pairs + dev_pairs, seed=seed)  # one vocabulary for train and dev
+        write_snli_jsonl(pairs[:n_pairs], Path(data_dir) / "snli_1.0_train.jsonl")
+        write_snli_jsonl(pairs[n_pairs:], Path(data_dir) / "snli_1.0_dev.jsonl")
+        size = (Path(data_dir) / "snli_1.0_train.jsonl").stat().st_size
+        del pairs
+        gc.collect()
+        log(f"wrote {n_pairs} + {dev_pairs} pairs as SNLI jsonl ({size / 2 ** 20:.0f} MiB) in "
+            f"{time.perf_counter() - started:.0f}s")
+        context = multiprocessing.get_context("spawn")
+        queue = context.Queue()
+        child = context.Process(target=_pipeline, args=(data_dir, C, queue))
+        child.start()
+        result = queue.get()
+        child.join()
+    result["total_seconds"] = sum(result["stages"].values())
+    result["pairs_per_second"] = result["pairs"] / result["total_seconds"]
+    result["train_jsonl_bytes"] = size
+    log(f"end to end, {n_pairs} pairs: {result['total_seconds']:.1f}s "
+        f"({', '.join(f'{k} {v:.1f}' for k, v in result['stages'].items())}); "
+        f"peak RSS {result['peak_rss_bytes'] / 2 ** 30:.2f} GiB")
+    return result
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pairs", type=int, default=SNLI_TRAIN_PAIRS)
@@ -165,13 +233,39 @@ def main(argv=None) -> int:
                         help="subset for the slow dict + DictVectorizer reference (default 50,000)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--tagging", action="store_true", help="measure spaCy tagging and the tag cache instead")
+    parser.add_argument("--end-to-end", action="store_true",
+                        help="read SNLI jsonl, extract parse tags, featurize, fit LR, predict 10,000 pairs")
+    parser.add_argument("--scaling", metavar="SIZES", help="with --end-to-end: several corpus sizes, one process each")
+    parser.add_argument("--C", type=float, default=0.1,
+                        help="logistic regression C for --end-to-end (default 0.1: on this corpus dev accuracy"
+                             " rises as C falls below 1, and C=1.0 fits 3x slower)")
+    parser.add_argument("--write-snli", metavar="DIR",
+                        help="only write the generated corpus (train: --pairs, dev: 10,000) as SNLI jsonl into DIR")
     parser.add_argument("--tag-sentences", type=int, default=20_000)
     parser.add_argument("--data-dir", help="corpora for the tagging benchmark (SICK cold/warm)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     args = parser.parse_args(argv)
     record: dict = {"versions": versions(), "cpus": os.cpu_count()}
+    if args.write_snli:
+        from experiments.synthetic import write_snli_jsonl
+        pairs = generate_pairs(args.pairs + 10_000, seed=args.seed)
+        out = Path(args.write_snli)
+        out.mkdir(parents=True, exist_ok=True)
+        write_snli_jsonl(pairs[:args.pairs], out / "snli_1.0_train.jsonl")
+        write_snli_jsonl(pairs[args.pairs:], out / "snli_1.0_dev.jsonl")
+        print(f"wrote {args.pairs} train and 10000 dev pairs to {out}")
+        return 0
     if args.tagging:
+        record["tagging"] = bench_tagging(args.data_dir, args.tag_sentences)
+    elif args.end_to_end:
+        sizes = [int(x) for x in args.scaling.split(",")] if args.scaling else [args.pairs]
+        runs = [bench_end_to_end(n, args.seed, args.C) for n in sizes]
+        record.update(runs[-1])
+        if len(runs) > 1:
+            per_pair = {r["pairs"]: r["total_seconds"] / r["pairs"] for r in runs}
+            record["scaling"] = {"runs": runs, "seconds_per_pair": per_pair,
+                                 "ratio_largest_to_smallest": per_pair[max(per_pair)] / per_pair[min(per_pair)]}
         record["tagging"] = bench_tagging(args.data_dir, args.tag_sentences)
     else:
         started = time.perf_counter()

@@ -27,11 +27,13 @@ from experiments.runner import Data, Row, RunConfig, load_data, run_row
 from features.annotation import annotate
 from features.combine import PairFeaturizer
 
-BASE = {"lowercase": True, "tag_match": "first_letter", "scale": "standard", "bleu_smoothing": "exp"}
+BASE = {"lowercase": True, "tag_match": "first_letter", "scale": "standard", "bleu_smoothing": "exp", "min_count": 3}
 VARIANTS = [("base", {}), ("lowercase=False", {"lowercase": False}), ("tag_match=exact", {"tag_match": "exact"}),
             ("scale=none", {"scale": "none"}), ("scale=maxabs", {"scale": "maxabs"}),
             ("bleu_smoothing=floor", {"bleu_smoothing": "floor"}),
-            ("bleu_smoothing=add-k", {"bleu_smoothing": "add-k"}), ("bleu_smoothing=none", {"bleu_smoothing": "none"})]
+            ("bleu_smoothing=add-k", {"bleu_smoothing": "add-k"}), ("bleu_smoothing=none", {"bleu_smoothing": "none"}),
+            ("min_count=1", {"min_count": 1}), ("min_count=2", {"min_count": 2}), ("min_count=5", {"min_count": 5}),
+            ("min_count=10", {"min_count": 10})]
 GROUPS = ("lexicalized", "unlexicalized")
 
 
@@ -65,10 +67,14 @@ def main(argv=None) -> int:
     parser.add_argument("--data-dir")
     parser.add_argument("--out", help="write the table as JSON")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", help="comma list of variant labels to run (default: all)")
     args = parser.parse_args(argv)
     data = datasets(resolve_data_dir(args.data_dir), lambda m: print(m, file=sys.stderr))
     table = {}
+    wanted = set(args.only.split(",")) if args.only else None
     for label, change in VARIANTS:
+        if wanted and label not in wanted:
+            continue
         started = time.perf_counter()
         table[label] = {name: score(d, {**BASE, **change}, args.jobs) for name, d in data.items()}
         means = {g: float(np.mean([table[label][n][g] for n in data])) for g in GROUPS}

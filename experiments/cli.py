@@ -34,6 +34,17 @@ def add_data_arguments(parser: argparse.ArgumentParser, dataset_default: str | N
     custom.add_argument("--id-column", default=None, metavar="NAME")
 
 
+def parse_c_grid(text: str) -> tuple[float, ...]:
+    """`--C 0.1,1,3` -> (0.1, 1.0, 3.0); anything else is a UsageError."""
+    try:
+        grid = tuple(float(c) for c in text.split(",") if c.strip())
+    except ValueError:
+        raise UsageError(f"--C takes a comma-separated list of numbers, not {text!r}") from None
+    if not grid or min(grid) <= 0:
+        raise UsageError(f"--C takes positive numbers, not {text!r}")
+    return grid
+
+
 def corpus_from_args(args: argparse.Namespace) -> Corpus:
     if args.dataset == "custom":
         try:

@@ -4,6 +4,8 @@ Adding a corpus is one `register(Corpus(...))` entry.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 from dataclasses import dataclass, field
 from functools import partial
@@ -100,7 +102,25 @@ class Corpus:
         path = self.locate(split, data_dir)
         if path is None:
             raise CorpusNotFoundError(self.name, split, self.candidates(split, data_dir), data_dir, self.download)
-        return self.reader(path, self.name, split, on_bad_row)
+        with gc_paused():
+            return self.reader(path, self.name, split, on_bad_row)
+
+
+@contextlib.contextmanager
+def gc_paused():
+    """Pause Python's cyclic garbage collector while millions of acyclic objects are built.
+
+    Each collection of the oldest generation scans every live object, so building a large corpus
+    with it on costs more per pair the larger the corpus (SNLI-sized jsonl: 30 vs 22 us per pair
+    at 550k vs 55k pairs). Pairs hold no reference cycles, so nothing is left uncollected.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def resolve_data_dir(data_dir: Path | str | None = None) -> Path:

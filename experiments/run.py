@@ -15,7 +15,7 @@ if __package__ in (None, ""):  # run as a script: import the suite from the repo
 import argparse
 
 import features
-from experiments.cli import UsageError, add_data_arguments, user_errors
+from experiments.cli import UsageError, add_data_arguments, parse_c_grid, user_errors
 from experiments.records import write_json_atomic
 from experiments.report import format_report
 from experiments.runner import RunConfig, run
@@ -36,12 +36,16 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--paper-table", action="store_true",
                        help="the paper's rows in one run: lexicalized, unigrams only, unlexicalized, "
                             "edit distance, two-class LR (and majority)")
+    group.add_argument("--ablation-table", action="store_true",
+                       help="one run per feature type ablated from --features, plus the full set")
     group.add_argument("--tag-match", choices=["exact", "first_letter"], default="first_letter",
                        help="what 'share a POS tag' compares in cross features (default: first_letter)")
     group.add_argument("--no-lowercase", action="store_true", help="keep the case of words")
     group.add_argument("--scale", choices=["none", "standard", "maxabs"], default="standard",
                        help="scaling of the real-valued features (default: standard)")
     group.add_argument("--bleu-smoothing", choices=["exp", "floor", "add-k", "none"], default="exp")
+    group.add_argument("--min-count", type=int, default=3, metavar="N",
+                       help="keep indicator features seen in at least N training pairs (default: 3)")
     group.add_argument("--C", dest="c_grid", metavar="LIST", default=",".join(map(str, C_GRID)),
                        help=f"grid of inverse regularization strengths chosen on dev (default: {','.join(map(str, C_GRID))})")
     run_group = parser.add_argument_group("run")
@@ -55,6 +59,9 @@ def build_parser() -> argparse.ArgumentParser:
     run_group.add_argument("--out", metavar="FILE.json", help="write the run record here")
     run_group.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     run_group.add_argument("--jobs", type=int, default=1, help="parallel workers for grids and tagging")
+    run_group.add_argument("--backend", choices=["local", "dask"], default="local",
+                           help="where grids run: local joblib workers, or a Dask cluster (needs --scheduler)")
+    run_group.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786")
     run_group.add_argument("--quiet", action="store_true", help="no progress output, only the result table")
     out = parser.add_argument_group("predictions and saved models")
     out.add_argument("--predict", metavar="SPLIT", choices=["test"],
@@ -69,10 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def config_from_args(args) -> RunConfig:
-    try:
-        c_grid = tuple(float(c) for c in args.c_grid.split(",") if c.strip())
-    except ValueError:
-        raise UsageError(f"--C takes a comma-separated list of numbers, not {args.c_grid!r}") from None
+    c_grid = parse_c_grid(args.c_grid)
     custom = {"train": args.train_file, "dev": args.dev_file, "test": args.test_file,
               "premise": args.premise_column, "hypothesis": args.hypothesis_column, "label": args.label_column,
               "id": args.id_column} if args.dataset == "custom" else {}
@@ -81,8 +85,9 @@ def config_from_args(args) -> RunConfig:
                      seed=args.seed, eval_split=args.eval_split, paper_table=args.paper_table,
                      top_features=args.top_features, jobs=args.jobs, on_bad_row=args.on_bad_row,
                      lowercase=not args.no_lowercase, tag_match=args.tag_match, scale=args.scale,
-                     bleu_smoothing=args.bleu_smoothing, c_grid=c_grid, cv_folds=args.cv_folds,
-                     progress=not args.quiet, custom=custom)
+                     bleu_smoothing=args.bleu_smoothing, min_count=args.min_count, c_grid=c_grid, cv_folds=args.cv_folds,
+                     progress=not args.quiet, ablation_table=args.ablation_table, backend=args.backend,
+                     scheduler=args.scheduler, custom=custom)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -94,8 +99,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.predict and not out_dirs:
             raise UsageError("--predict test needs --glue-out DIR or --superglue-out DIR "
                              "(for other files, use --save-model and experiments/predict.py)")
-        if (out_dirs or args.save_model) and args.paper_table:
-            raise UsageError("--paper-table fits several models; predictions and --save-model take a single run")
+        if (out_dirs or args.save_model) and (args.paper_table or args.ablation_table):
+            raise UsageError("a table fits several models; predictions and --save-model take a single run")
         config = config_from_args(args)
         try:
             record = run(config)

@@ -25,6 +25,7 @@ from models.common import TrainingDataError, check_training_labels
 from . import __version__
 from .cli import UsageError
 from .corpora import Corpus, custom_corpus, get_corpus, resolve_data_dir, two_class
+from .grid import grid_backend, n_jobs
 from .metrics import evaluate
 from .predictor import Predictor
 from .records import peak_rss_bytes, sha256_file, versions
@@ -51,9 +52,13 @@ class RunConfig:
     tag_match: str = "first_letter"
     scale: str = "standard"
     bleu_smoothing: str = "exp"
+    min_count: int = 3
     c_grid: tuple[float, ...] = C_GRID
     cv_folds: int = 5
     progress: bool = True
+    ablation_table: bool = False
+    backend: str = "local"
+    scheduler: str | None = None
     custom: dict = field(default_factory=dict)  # dataset "custom": train/dev/test files and column names
 
     def corpus(self) -> Corpus:
@@ -100,6 +105,15 @@ def plan_rows(config: RunConfig, corpus: Corpus) -> list[Row]:
         if not binary_corpus:
             rows.append(Row("lr_two_class", "lr", tuple(features.resolve("lexicalized")), True))
         rows.append(Row("majority", "majority", (), True))  # the paper's Table 4 quotes the 2-class majority
+        return rows
+    if config.ablation_table:
+        try:
+            full = tuple(features.resolve(config.features, list(config.ablate)))
+            rows = [Row(config.features, "lr", full, config.two_class or binary_corpus)]
+            rows += [Row(f"-{t}", "lr", tuple(features.resolve(list(full), [t])), config.two_class or binary_corpus)
+                     for t in full if len(full) > 1]
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         return rows
     if config.model not in MODELS:
         raise UsageError(f"unknown model {config.model!r}; choose from {', '.join(MODELS)}")
@@ -310,7 +324,8 @@ def run(config: RunConfig, log=None) -> dict:
     if lr_types:
         started = time.perf_counter()
         featurizer = PairFeaturizer(features=lr_types, lowercase=config.lowercase, tag_match=config.tag_match,
-                                    scale=config.scale, bleu_smoothing=config.bleu_smoothing)
+                                    scale=config.scale, bleu_smoothing=config.bleu_smoothing,
+                                    min_count=config.min_count)
         matrices["train"] = featurizer.fit_transform(data.train)
         if data.selection is not None:
             matrices["selection"] = featurizer.transform(data.selection)
@@ -322,12 +337,13 @@ def run(config: RunConfig, log=None) -> dict:
         log(f"featurized {len(data.train)} training pairs into {featurizer.n_features_out_} columns "
             f"in {timings['featurize']:.1f}s")
     started = time.perf_counter()
-    jobs = config.jobs
-    if len(rows) > 1:
-        results = Parallel(n_jobs=jobs)(delayed(run_row)(r, data, matrices, featurizer, config, 1)
-                                        for r in _progress(rows, "rows", config.progress))
-    else:
-        results = [run_row(rows[0], data, matrices, featurizer, config, jobs)]
+    jobs = n_jobs(config.backend, config.jobs)
+    with grid_backend(config.backend, config.scheduler):
+        if len(rows) > 1:
+            results = Parallel(n_jobs=jobs)(delayed(run_row)(r, data, matrices, featurizer, config, 1)
+                                            for r in _progress(rows, "rows", config.progress))
+        else:
+            results = [run_row(rows[0], data, matrices, featurizer, config, jobs)]
     timings["fit_and_evaluate"] = time.perf_counter() - started
     predictors = {r["name"]: r.pop("_predictor") for r in results}
     config_dict = asdict(config)

@@ -69,7 +69,16 @@ class SparseIndicatorFeature(FeatureType):
         cols, uniques = factorize(keys, self.mostly_distinct_keys)  # columns in key order
         del keys
         self.keys_ = KeyIndex(uniques)
-        return self._matrix(rows, cols, len(batch))
+        matrix = self._matrix(rows, cols, len(batch))
+        min_count = getattr(self, "min_count", 1)
+        if min_count > 1:
+            # Keep features present in at least `min_count` training pairs: one-off cross-bigrams
+            # cannot generalize, and at SNLI scale they are most of the columns.
+            keep = np.bincount(matrix.indices, minlength=matrix.shape[1]) >= min_count
+            self.keys_ = KeyIndex(uniques[keep])
+            matrix = matrix[:, keep]
+            matrix.indices = matrix.indices.astype(np.int32, copy=False)
+        return matrix
 
     def transform(self, pairs):
         batch = self._batch(pairs, fit=False)

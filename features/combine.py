@@ -24,6 +24,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     tag_match: what "share a POS tag" compares in cross features: "exact" PTB tags or "first_letter".
     scale: scaling of the real-valued types (bleu, length_diff, overlap): "none", "standard", "maxabs".
     bleu_smoothing: sacrebleu smoothing method of the `bleu` type.
+    min_count: keep an indicator feature only if it occurs in at least this many training pairs.
     n_jobs: threads building feature types concurrently (-1: one per core). The work is numpy on
         large arrays, which releases the GIL, so threads use both cores without copying data.
 
@@ -33,13 +34,14 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def __init__(self, *, features="lexicalized", ablate=(), lowercase: bool = True,
                  tag_match: str = "first_letter", scale: str = "standard", bleu_smoothing: str = "exp",
-                 n_jobs: int = -1):
+                 min_count: int = 3, n_jobs: int = -1):
         self.features = features
         self.ablate = ablate
         self.lowercase = lowercase
         self.tag_match = tag_match
         self.scale = scale
         self.bleu_smoothing = bleu_smoothing
+        self.min_count = min_count
         self.n_jobs = n_jobs
 
     @property
@@ -48,7 +50,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def _params(self) -> dict:
         return {"lowercase": self.lowercase, "tag_match": self.tag_match, "scale": self.scale,
-                "smoothing": self.bleu_smoothing}
+                "smoothing": self.bleu_smoothing, "min_count": self.min_count}
 
     def fit(self, pairs, y=None):
         self.fit_transform(pairs, y)

@@ -19,9 +19,10 @@ class CrossUnigrams(SparseIndicatorFeature):
 
     name = "cross_unigrams"
 
-    def __init__(self, *, lowercase: bool = True, tag_match: str = "exact"):
+    def __init__(self, *, lowercase: bool = True, tag_match: str = "exact", min_count: int = 1):
         self.lowercase = lowercase
         self.tag_match = tag_match
+        self.min_count = min_count
 
     def _keys(self, batch):
         if self.tag_match not in TAG_MATCH_CHOICES:

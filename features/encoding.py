@@ -6,6 +6,7 @@ feature is an exact int64 key built from ids, so names can always be recovered.
 """
 from __future__ import annotations
 
+import gc
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -241,6 +242,15 @@ class Encoder(BaseEstimator):
         return self.bigram_index_.keys
 
     def _encode(self, pairs: Sequence[Pair], forms: dict, tags: dict, fit: bool) -> EncodedPairs:
+        gc_was_on = gc.isenabled()
+        gc.disable()  # millions of short-lived acyclic objects: collections would only rescan them
+        try:
+            return self._encode_unpaused(pairs, forms, tags, fit)
+        finally:
+            if gc_was_on:
+                gc.enable()
+
+    def _encode_unpaused(self, pairs: Sequence[Pair], forms: dict, tags: dict, fit: bool) -> EncodedPairs:
         table, p_sid, h_sid = _sentence_table(pairs)
         table_tokens = [t for t, _ in table]
         offsets = np.zeros(len(table) + 1, dtype=np.int64)

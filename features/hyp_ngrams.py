@@ -14,8 +14,9 @@ class HypNgrams(SparseIndicatorFeature):
 
     name = "hyp_ngrams"
 
-    def __init__(self, *, lowercase: bool = True):
+    def __init__(self, *, lowercase: bool = True, min_count: int = 1):
         self.lowercase = lowercase
+        self.min_count = min_count
 
     def _keys(self, batch):
         h = batch.hypothesis

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 
 import features
-from experiments.runner import _folds, _select_C
-from models import MODELS, PAIR_INPUT
+from experiments.runner import _select_C
+from models import MODELS
 
 CSV_FIELDS = ("config", "size", "requested_size", "seed", "train_accuracy", "eval_accuracy", "fit_seconds", "C")
 CONFIGS = ("lexicalized", "unlexicalized", "unigrams_only", "hypothesis_only", "edit_distance")
@@ -156,6 +156,3 @@ def aggregate(rows: list[dict]) -> dict:
         out[config] = points
     return out
 
-
-__all__ = ["CONFIGS", "CSV_FIELDS", "PAIR_INPUT", "Point", "SNLI_PAPER", "aggregate", "config_types", "fit_point",
-           "parse_sizes", "plan", "read_points", "sample", "write_points", "_folds"]

@@ -23,8 +23,9 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from experiments import __version__
-from experiments.cli import UsageError, add_data_arguments, corpus_from_args, user_errors
+from experiments.cli import UsageError, add_data_arguments, corpus_from_args, parse_c_grid, user_errors
 from experiments.corpora import two_class
+from experiments.grid import grid_backend, n_jobs
 from experiments.records import versions, write_json_atomic
 from experiments.runner import RunConfig, load_data
 from features.combine import PairFeaturizer
@@ -47,6 +48,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", required=True, metavar="DIR", help="where curve.csv/json/png/svg go")
     parser.add_argument("--overwrite", action="store_true", help="discard points of a different earlier run in DIR")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--backend", choices=["local", "dask"], default="local",
+                        help="run points on local joblib workers or on a Dask cluster (--scheduler)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
+    parser.add_argument("--C", dest="c_grid", metavar="LIST", default=",".join(map(str, C_GRID)),
+                        help="grid of C values chosen on dev per point (default: run.py's grid)")
     parser.add_argument("--reference", choices=sorted(REFERENCES), help="draw published points for comparison")
     parser.add_argument("--quiet", action="store_true")
     return parser
@@ -55,7 +61,7 @@ def build_parser() -> argparse.ArgumentParser:
 def signature(args, data) -> dict:
     """What makes points comparable: the same data files, split and configuration."""
     return {"dataset": args.dataset, "eval_split": data.eval_name, "files": data.files,
-            "suite_version": __version__, "c_grid": list(C_GRID)}
+            "suite_version": __version__, "c_grid": args.c_grid}
 
 
 def main(argv=None) -> int:
@@ -67,8 +73,10 @@ def main(argv=None) -> int:
         if unknown:
             raise UsageError(f"unknown config(s) {', '.join(unknown)}; choose from {', '.join(CONFIGS)}")
         corpus = corpus_from_args(args)
+        c_grid = parse_c_grid(args.c_grid)
         run_config = RunConfig(dataset=args.dataset, data_dir=args.data_dir, eval_split=args.eval_split,
-                               on_bad_row=args.on_bad_row, progress=not args.quiet, jobs=args.jobs)
+                               on_bad_row=args.on_bad_row, progress=not args.quiet, jobs=args.jobs,
+                               c_grid=c_grid, backend=args.backend, scheduler=args.scheduler)
         data = load_data(run_config, corpus, log)
         if data.evaluation is None:
             raise UsageError(f"{corpus.name} has no dev split to score points on; use --eval-split test")
@@ -104,15 +112,12 @@ def main(argv=None) -> int:
     computed = 0
     if unique:
         from tqdm.auto import tqdm
-        jobs = Parallel(n_jobs=args.jobs, return_as="generator_unordered")(
-            delayed(fit_point)(p, inputs[p.config], run_config) for p in unique)
-        for row in tqdm(jobs, total=len(unique), desc="points", disable=args.quiet):
-            computed += 1
-            for p in todo:
-                if p.config == row["config"] and p.size == row["size"] and (p.seed == row["seed"]
-                                                                            or p.size >= len(data.train)):
-                    done[p.key] = {**row, "seed": p.seed, "requested_size": p.requested}
-            write_points(csv_path, list(done.values()))
+        with grid_backend(args.backend, args.scheduler):
+            jobs = Parallel(n_jobs=n_jobs(args.backend, args.jobs), return_as="generator_unordered")(
+                delayed(fit_point)(p, inputs[p.config], run_config) for p in unique)
+            rows_done = list(_drain(tqdm(jobs, total=len(unique), desc="points", disable=args.quiet), todo, done,
+                                    csv_path, len(data.train)))
+        computed = len(rows_done)
     rows = [done[p.key] for p in points]
     write_points(csv_path, list(done.values()))
     table = aggregate(rows)
@@ -136,6 +141,16 @@ def main(argv=None) -> int:
     print(summary(table, data.eval_name))
     print(f"wrote {csv_path}, {out / 'curve.json'}, {out / 'curve.png'}, {out / 'curve.svg'}")
     return 0
+
+
+def _drain(results, todo, done: dict, csv_path: Path, n_train: int):
+    """Record each finished point (for every seed it stands for) and save the CSV at once."""
+    for row in results:
+        for p in todo:
+            if p.config == row["config"] and p.size == row["size"] and (p.seed == row["seed"] or p.size >= n_train):
+                done[p.key] = {**row, "seed": p.seed, "requested_size": p.requested}
+        write_points(csv_path, list(done.values()))
+        yield row
 
 
 def build_inputs(configs, data, binary_corpus: bool, log) -> dict:

@@ -110,6 +110,16 @@ def test_lowercase_parameter():
     assert Overlap(lowercase=False).raw_values([pair])[0, 0] == 1
 
 
+def test_min_count_keeps_features_of_enough_pairs():
+    pairs = [make_pair("a dog", "a cat", premise_tags="DT NN", hypothesis_tags="DT NN", id=str(i)) for i in range(3)]
+    pairs.append(make_pair("the man", "a cat", premise_tags="DT NN", hypothesis_tags="DT NN", id="x"))
+    feature = CrossUnigrams(tag_match="exact", min_count=3)
+    X = feature.fit_transform(pairs)
+    assert feature.get_feature_names_out().tolist() == ["cross_unigrams:a|a", "cross_unigrams:dog|cat"]
+    assert X.toarray().tolist() == [[1, 1], [1, 1], [1, 1], [0, 0]]
+    assert (feature.transform(pairs) != X).nnz == 0
+
+
 def test_unseen_features_are_ignored():
     feature = CrossUnigrams(tag_match="exact").fit([make_pair("a man", "a person", premise_tags="DT NN",
                                                               hypothesis_tags="DT NN")])
@@ -179,7 +189,7 @@ def test_identical_sentences_overlap_fully(s):
 @given(st.lists(st.tuples(sentence, sentence), min_size=2, max_size=6))
 def test_batch_equals_one_at_a_time_and_names_align(rows):
     pairs = [pair_from(p, h, i) for i, (p, h) in enumerate(rows)]
-    featurizer = PairFeaturizer(n_jobs=1).fit(TINY + pairs)
+    featurizer = PairFeaturizer(n_jobs=1, min_count=1).fit(TINY + pairs)
     batch = featurizer.transform(pairs)
     alone = sp.vstack([featurizer.transform([p]) for p in pairs]).tocsr()
     assert abs(batch - alone).max() == 0 if batch.nnz or alone.nnz else True
@@ -247,8 +257,8 @@ def test_groups_and_resolve():
 
 
 def test_combiner_ablation_is_column_removal():
-    full = PairFeaturizer(n_jobs=2).fit(TINY)
-    ablated = PairFeaturizer(ablate=["cross_bigrams"], n_jobs=1).fit(TINY)
+    full = PairFeaturizer(n_jobs=2, min_count=1).fit(TINY)
+    ablated = PairFeaturizer(ablate=["cross_bigrams"], n_jobs=1, min_count=1).fit(TINY)
     full_names = full.get_feature_names_out()
     assert list(ablated.get_feature_names_out()) == [n for n in full_names if not n.startswith("cross_bigrams:")]
     X = full.transform(TINY)
@@ -288,7 +298,7 @@ def test_same_features_as_the_dict_build(tag_match):
     pairs = TINY + generate_pairs(300, seed=3, vocab_size=60)
     X_dict, vectorizer = dict_featurize(pairs, tag_match=tag_match)
     dict_names = vectorizer.get_feature_names_out()
-    ours = PairFeaturizer(tag_match=tag_match, scale="none", n_jobs=1)
+    ours = PairFeaturizer(tag_match=tag_match, scale="none", n_jobs=1, min_count=1)
     X = ours.fit_transform(pairs)
     names = ours.get_feature_names_out()
     for i in range(len(pairs)):

@@ -103,6 +103,8 @@ def _premise_and_hypothesis(rng: random.Random, label: str):
         if kind == 3:  # number -> some
             s.intransitive()
             return _quantified(s, rng.choice(NUMBERS), s.verb), _quantified(s, "some", s.verb, place=False)
+        if rng.random() < 0.5:  # the same relation in the same order (cf. the neutral argument swap)
+            return _relation(s, rng, swap=False)
         return s.clause(adj=s.adj), s.clause(adj=s.adj, place=False)
     if label == "contradiction":
         if kind == 0:  # antonym adjective
@@ -129,20 +131,30 @@ def _premise_and_hypothesis(rng: random.Random, label: str):
     if kind == 1:  # reverse hypernym: person -> man
         hyper = NOUNS[s.noun][0]
         return s.clause(noun=hyper), s.clause(noun=s.noun, place=False)
-    if kind == 2:  # argument swap
-        other = rng.choice([n for n in NOUNS if n != s.noun])
-        verb = rng.choice(["chasing", "watching", "following"])
-        prem = [(_article(s.noun).capitalize(), "DT"), (s.noun, "NN"), ("is", "VBZ"), (verb, "VBG"),
-                (_article(other), "DT"), (other, "NN")] + s.place_words() + [(".", ".")]
-        hyp = [(_article(other).capitalize(), "DT"), (other, "NN"), ("is", "VBZ"), (verb, "VBG"),
-               (_article(s.noun), "DT"), (s.noun, "NN"), (".", ".")]
-        return prem, hyp
+    if kind == 2:  # argument swap: the same words as the entailed relation, in another order
+        return _relation(s, rng, swap=True)
     if kind == 3:  # some -> a number
         s.intransitive()
         return _quantified(s, "some", s.verb), _quantified(s, rng.choice(NUMBERS), s.verb, place=False)
     # an adjective the premise does not mention
     other_adj = rng.choice([a for a in ANTONYMS if a not in (s.adj, ANTONYMS[s.adj])])
     return s.clause(), s.clause(adj=other_adj, place=False)
+
+
+def _relation(s: _Scene, rng: random.Random, swap: bool):
+    """'A dog is chasing a cat in the park.' and the hypothesis without the place, its arguments
+    swapped or not: unigram features cannot tell the two apart, bigram features can."""
+    actors = ("man", "woman", "dog", "cat")  # few, so that each ordered pair recurs often enough to learn
+    subject = rng.choice(actors)
+    other = rng.choice([n for n in actors if n != subject])
+    verb = rng.choice(["chasing", "watching", "following"])
+
+    def clause(subject, obj):
+        return [(_article(subject).capitalize(), "DT"), (subject, "NN"), ("is", "VBZ"), (verb, "VBG"),
+                (_article(obj), "DT"), (obj, "NN")]
+    premise = clause(subject, other) + s.place_words() + [(".", ".")]
+    hypothesis = (clause(other, subject) if swap else clause(subject, other)) + [(".", ".")]
+    return premise, hypothesis
 
 
 def _quantified(s: _Scene, quantifier: str, verb: str, place: bool = True):
