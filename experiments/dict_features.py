@@ -2,6 +2,8 @@
 fed to DictVectorizer. A reference for the benchmark (speed) and the tests (same features)."""
 from __future__ import annotations
 
+from collections import Counter
+
 from features.encoding import CONTENT_TAG_PREFIXES
 
 
@@ -14,11 +16,10 @@ def pair_dict(pair, bleu_metric, tag_match: str = "first_letter") -> dict[str, f
     f: dict[str, float] = {}
     f["bleu:score"] = min(bleu_metric.sentence_score(" ".join(h), [" ".join(p)]).score / 100, 1.0)
     f["length_diff:hyp_minus_premise"] = len(h) - len(p)
-    premise_words = set(p)
-    premise_content = {w for w, t in zip(p, pt) if t.startswith(CONTENT_TAG_PREFIXES)}
+    premise_content = [w for w, t in zip(p, pt) if t.startswith(CONTENT_TAG_PREFIXES)]
     content = [w for w, t in zip(h, ht) if t.startswith(CONTENT_TAG_PREFIXES)]
-    count_all = sum(w in premise_words for w in h)
-    count_content = sum(w in premise_content for w in content)
+    count_all = sum((Counter(h) & Counter(p)).values())  # clipped: each premise token covers one
+    count_content = sum((Counter(content) & Counter(premise_content)).values())
     f["overlap:count_all"] = count_all
     f["overlap:pct_all"] = count_all / len(h) if h else 1.0
     f["overlap:count_content"] = count_content

@@ -5,35 +5,54 @@ import numpy as np
 
 from .base import DenseFeature
 
+COUNT_CHOICES = ("clipped", "positions")
+
 
 class Overlap(DenseFeature):
     """Four real values per pair.
 
-    count_all: hypothesis tokens whose word occurs in the premise (each position
-        counts, so a repeated hypothesis word counts each time);
+    count_all: hypothesis words covered by premise words; with count="clipped" (the default)
+        each premise token covers one hypothesis token (multiset intersection, as BLEU's unigram
+        matches), with count="positions" every hypothesis token whose word occurs in the premise
+        counts. Chosen on dev with logistic regression on the unlexicalized features: SICK 69.9
+        vs 68.7, GLUE RTE 57.8 vs 58.1 (one pair) for clipped vs positions.
     pct_all: count_all / hypothesis length (the possible overlap);
-    count_content / pct_content: the same over content words only, i.e. tokens
-        tagged NN*, VB*, JJ* or RB* on both sides.
+    count_content / pct_content: the same over content words only, i.e. tokens tagged NN*, VB*,
+        JJ* or RB* on both sides.
     An empty denominator gives 1.0: nothing was left uncovered.
     """
 
     name = "overlap"
     columns = ("count_all", "pct_all", "count_content", "pct_content")
 
-    def __init__(self, *, lowercase: bool = True, scale: str = "standard"):
+    def __init__(self, *, lowercase: bool = True, scale: str = "standard", count: str = "clipped"):
         self.lowercase = lowercase
         self.scale = scale
+        self.count = count
 
     def _values(self, batch):
+        if self.count not in COUNT_CHOICES:
+            raise ValueError(f"count must be one of {COUNT_CHOICES}, got {self.count!r}")
         p, h = batch.premise, batch.hypothesis
-        n_h = len(h.ids)
+        n, n_h = len(batch), len(h.ids)
         _, pi, hi = batch.word_matches("premise", "hypothesis")
-        hits_all = np.bincount(hi, minlength=n_h)
-        hits_content = np.bincount(hi[p.content[pi] & h.content[hi]], minlength=n_h)
-        h_rows = np.repeat(np.arange(len(batch)), h.lengths)
-        n = len(batch)
-        count_all = np.bincount(h_rows, weights=hits_all > 0, minlength=n)
-        count_content = np.bincount(h_rows, weights=hits_content > 0, minlength=n)
+        content_cell = p.content[pi] & h.content[hi]
+        in_premise = np.bincount(hi, minlength=n_h)
+        in_premise_content = np.bincount(hi[content_cell], minlength=n_h)
+        if self.count == "clipped":
+            # The r-th occurrence of a word in the hypothesis is covered iff the premise holds it
+            # at least r times (r = earlier occurrences + 1).
+            _, ei, ki = batch.repeats("hypothesis")
+            earlier = np.bincount(ki, minlength=n_h)
+            earlier_content = np.bincount(ki[h.content[ei] & h.content[ki]], minlength=n_h)
+            covered = earlier < in_premise
+            covered_content = h.content & (earlier_content < in_premise_content)
+        else:
+            covered = in_premise > 0
+            covered_content = in_premise_content > 0
+        h_rows = np.repeat(np.arange(n), h.lengths)
+        count_all = np.bincount(h_rows, weights=covered, minlength=n)
+        count_content = np.bincount(h_rows, weights=covered_content, minlength=n)
         n_content = np.bincount(h_rows, weights=h.content, minlength=n)
         return np.column_stack([count_all, _ratio(count_all, h.lengths), count_content,
                                 _ratio(count_content, n_content)])

@@ -53,8 +53,10 @@ def test_overlap_repeated_words_and_empty_hypothesis():
     repeated = make_pair("a dog", "a dog and a cat", premise_tags="DT NN", hypothesis_tags="DT NN CC DT NN")
     empty = make_pair("a dog", "", premise_tags="DT NN")
     values = Overlap().raw_values([repeated, empty])
-    assert values[0].tolist() == [3, 0.6, 1, 0.5]  # both "a"s count; content: dog of {dog, cat}
+    assert values[0].tolist() == [2, 0.4, 1, 0.5]  # the premise's one "a" covers one of two; content: dog
     assert values[1].tolist() == [0, 1.0, 0, 1.0]  # nothing to cover: full overlap by convention
+    positions = Overlap(count="positions").raw_values([repeated])
+    assert positions[0].tolist() == [3, 0.6, 1, 0.5]  # every hypothesis "a" found in the premise counts
 
 
 def test_length_diff():
