@@ -68,8 +68,10 @@ class SparseIndicatorFeature(FeatureType):
         rows, keys = self._keys(batch)
         cols, uniques = factorize(keys, self.mostly_distinct_keys)  # columns in key order
         del keys
+        cols = cols.astype(np.int32)  # and let the int64 codes go before the matrix is built
         self.keys_ = KeyIndex(uniques)
         matrix = self._matrix(rows, cols, len(batch))
+        del rows, cols
         min_count = getattr(self, "min_count", 1)
         if min_count > 1:
             # Keep features present in at least `min_count` training pairs: one-off cross-bigrams

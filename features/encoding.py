@@ -142,8 +142,8 @@ class EncodedPairs:
         for start, stop in self.row_chunks():
             rows, ai, bi = cross_index(a, b, start, stop)
             hit = np.flatnonzero(a.ids[ai] == b.ids[bi])
-            parts.append((rows[hit].astype(np.int64), ai[hit].astype(np.int64), bi[hit].astype(np.int64)))
-        return tuple(np.concatenate([part[i] for part in parts]) if parts else np.zeros(0, dtype=np.int64)
+            parts.append((rows[hit], ai[hit], bi[hit]))  # int32: indices of this batch fit
+        return tuple(np.concatenate([part[i] for part in parts]) if parts else np.zeros(0, dtype=np.int32)
                      for i in range(3))
 
     def repeats(self, side_name: str = "hypothesis"):
