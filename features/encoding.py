@@ -304,24 +304,21 @@ class Encoder(BaseEstimator):
         return at
 
 
-def cross_index(a: Side, b: Side, start: int, stop: int, a_major: bool = False):
+def cross_index(a: Side, b: Side, start: int, stop: int):
     """All (a token, b token) index pairs within each row of [start, stop).
 
-    Returns (row, a_index, b_index) as int32 arrays. By default the layout is
-    b-major: for each b token, a run over its row's a tokens (so per-b-token
-    reductions are contiguous runs). `a_major` swaps the roles.
+    Returns (row, a_index, b_index) as int32 arrays, b-major: for each b token, a run over its
+    row's a tokens (so per-b-token reductions are contiguous runs).
     """
-    outer, inner = (a, b) if a_major else (b, a)
-    o_lo, o_hi = outer.offsets[start], outer.offsets[stop]
+    o_lo, o_hi = b.offsets[start], b.offsets[stop]
     # int32 halves the memory traffic; a chunk never holds 2**31 cells or tokens.
-    outer_rows = np.repeat(np.arange(start, stop, dtype=np.int32), outer.lengths[start:stop])
-    reps = inner.lengths[outer_rows]
-    outer_idx = np.repeat(np.arange(o_lo, o_hi, dtype=np.int32), reps)
+    b_rows = np.repeat(np.arange(start, stop, dtype=np.int32), b.lengths[start:stop])
+    reps = a.lengths[b_rows]
+    b_idx = np.repeat(np.arange(o_lo, o_hi, dtype=np.int32), reps)
     run_start = (np.cumsum(reps) - reps).astype(np.int32)
-    shift = run_start - inner.offsets[outer_rows].astype(np.int32)
-    inner_idx = np.arange(len(outer_idx), dtype=np.int32) - np.repeat(shift, reps)
-    rows = np.repeat(outer_rows, reps)
-    return (rows, outer_idx, inner_idx) if a_major else (rows, inner_idx, outer_idx)
+    shift = run_start - a.offsets[b_rows].astype(np.int32)
+    a_idx = np.arange(len(b_idx), dtype=np.int32) - np.repeat(shift, reps)
+    return np.repeat(b_rows, reps), a_idx, b_idx
 
 
 def matching_cross_index(a: Side, b: Side, a_tags: np.ndarray, b_tags: np.ndarray, start: int, stop: int):
