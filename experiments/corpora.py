@@ -7,7 +7,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Callable, Mapping
@@ -88,9 +88,7 @@ class Corpus:
         return split in self.files and (self.generate is not None or self.locate(split, data_dir) is not None)
 
     def available_splits(self, data_dir: Path) -> list[str]:
-        if self.generate is not None:
-            return list(self.files)
-        return [s for s in self.files if self.locate(s, data_dir) is not None]
+        return [s for s in self.files if self.locate_or_generated(s, data_dir)]
 
     def load(self, split: str, data_dir: Path | str | None = None, on_bad_row: str = "error") -> SplitData:
         """Read one split; raises CorpusNotFoundError or readers.DataFormatError."""

@@ -47,7 +47,7 @@ def detail(row: dict, eval_name: str) -> str:
         c = m["per_class"][label]
         out.append(f"  {label:<{width}} {100 * c['precision']:9.1f} {100 * c['recall']:7.1f} "
                    f"{100 * c['f1']:7.1f} {c['support']:8d}")
-    out.append(f"  confusion (rows gold, columns predicted):")
+    out.append("  confusion (rows gold, columns predicted):")
     out.append("  " + " " * width + " " + " ".join(f"{x[:12]:>12}" for x in labels))
     for label, counts in zip(labels, m["confusion"]["matrix"]):
         out.append(f"  {label:<{width}} " + " ".join(f"{c:>12d}" for c in counts))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -17,7 +16,6 @@ from sklearn.model_selection import StratifiedKFold
 
 import features
 from features.annotation import annotate
-from features.bleu import Bleu
 from features.combine import PairFeaturizer
 from models import C_GRID, MODELS, PAIR_INPUT
 from models.common import TrainingDataError, check_training_labels
@@ -174,11 +172,14 @@ def load_data(config: RunConfig, corpus: Corpus, log) -> Data:
             sub["clipped"] = True
         sub["used"] = len(pairs)
     started = time.perf_counter()
-    everything = annotate(pairs + (selection or []) + ([] if evaluation is selection else evaluation or []),
-                          progress=config.progress, jobs=config.jobs, stats=(tag_stats := {}))
-    n_train, n_sel = len(pairs), len(selection or [])
-    train_a, sel_a = everything[:n_train], everything[n_train:n_train + n_sel] if selection else None
-    eval_a = sel_a if evaluation is selection else everything[n_train + n_sel:] if evaluation is not None else None
+    # One annotate call for all splits: one tagger load, one cache read.
+    groups = [pairs, selection or [], [] if evaluation is selection else evaluation or []]
+    tagged = annotate([p for group in groups for p in group], progress=config.progress, jobs=config.jobs,
+                      stats=(tag_stats := {}))
+    bounds = np.cumsum([0] + [len(group) for group in groups])
+    train_a, sel_a, eval_a = (tagged[a:b] for a, b in zip(bounds[:-1], bounds[1:]))
+    sel_a = sel_a if selection is not None else None
+    eval_a = sel_a if evaluation is selection else eval_a if evaluation is not None else None
     log(f"annotated {tag_stats['sentences']} sentences needing tags ({tag_stats['cached']} cached, "
         f"{tag_stats['tagged']} tagged) in {time.perf_counter() - started:.1f}s")
     return Data(corpus, train_a, sel_a, eval_a, eval_name, files, counts, sub)

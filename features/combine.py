@@ -60,22 +60,10 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         names = self.feature_types
         pairs = check_pairs(pairs)
         self.timings_ = {}
-        started = time.perf_counter()
         self.encoder_ = Encoder(lowercase=self.lowercase)
-        batch = self.encoder_.fit_encode(pairs)
-        self.timings_["encode"] = time.perf_counter() - started
         self.types_ = {name: build(name, **self._params()) for name in names}
-
-        def fit_one(name):
-            started = time.perf_counter()
-            block = self.types_[name].fit_transform(batch)
-            return block, time.perf_counter() - started
-
-        results = self._map(fit_one, names)
-        del batch  # its arrays and caches are not needed for stacking
-        self.timings_.update({name: seconds for name, (_, seconds) in zip(names, results)})
-        blocks = [block for block, _ in results]
-        del results
+        # The encoded batch lives only inside _blocks, so its arrays are freed before stacking.
+        blocks = self._blocks(pairs, fit=True)
         self._index_columns(blocks)
         started = time.perf_counter()
         matrix = _stack(blocks, len(pairs))
@@ -84,11 +72,27 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def transform(self, pairs):
         check_is_fitted(self, "types_")
-        batch = self.encoder_.encode(check_pairs(pairs))
-        n = len(batch)
-        blocks = self._map(lambda name: self.types_[name].transform(batch), list(self.types_))
-        del batch
-        return _stack(blocks, n)
+        pairs = check_pairs(pairs)
+        return _stack(self._blocks(pairs, fit=False), len(pairs))
+
+    def _blocks(self, pairs, fit: bool) -> list:
+        """Encode `pairs` once and build every type's block (fitting them when `fit`)."""
+        started = time.perf_counter()
+        batch = self.encoder_.fit_encode(pairs) if fit else self.encoder_.encode(pairs)
+        if fit:
+            self.timings_["encode"] = time.perf_counter() - started
+
+        def one(name):
+            began = time.perf_counter()
+            feature = self.types_[name]
+            block = feature.fit_transform(batch) if fit else feature.transform(batch)
+            return block, time.perf_counter() - began
+
+        names = list(self.types_)
+        results = self._map(one, names)
+        if fit:
+            self.timings_.update({name: seconds for name, (_, seconds) in zip(names, results)})
+        return [block for block, _ in results]
 
     def _map(self, function, names):
         threads = (os.cpu_count() or 1) if self.n_jobs in (-1, None) else max(1, int(self.n_jobs))

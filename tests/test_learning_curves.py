@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from learning_curves.curve import Point, fit_point, parse_sizes, read_points, sample
+from learning_curves.curve import Point, fit_point, parse_sizes, sample
 from tests.conftest import REPO
 
 

@@ -58,7 +58,7 @@ def test_top_features_are_words(demo_records):
     top = record["rows"][0]["top_features"]
     assert set(top) == {"entailment", "neutral", "contradiction"}
     for features in top.values():
-        for name, weight in features:
+        for name, _weight in features:
             kind, _, words = name.partition(":")
             assert kind in {"bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams", "cross_bigrams"}
             assert words and not words.isdigit()
