@@ -9,25 +9,24 @@ logistic regression (C chosen on dev) on SICK TRIAL, GLUE RTE dev, and the SNLI 
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a script: import the suite from the repository root
-    sys.path[0] = str(Path(__file__).resolve().parents[1])
-
 import argparse
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import features
 from experiments.corpora import get_corpus, resolve_data_dir
-from experiments.records import write_json_atomic
-from experiments.runner import Data, Row, RunConfig, load_data, run_row
+from experiments.engine.config import RunConfig
+from experiments.engine.experiment import Row, run_row
+from experiments.engine.records import write_json_atomic
+from experiments.engine.splits import Splits, load_splits
 from features.annotation import annotate
 from features.combine import PairFeaturizer
+from features.options import DEFAULTS
 
-BASE = {"lowercase": True, "tag_match": "first_letter", "scale": "standard", "bleu_smoothing": "exp", "min_count": 3}
+BASE = dict(DEFAULTS)
 VARIANTS = [("base", {}), ("lowercase=False", {"lowercase": False}), ("tag_match=exact", {"tag_match": "exact"}),
             ("scale=none", {"scale": "none"}), ("scale=maxabs", {"scale": "maxabs"}),
             ("bleu_smoothing=floor", {"bleu_smoothing": "floor"}),
@@ -37,23 +36,23 @@ VARIANTS = [("base", {}), ("lowercase=False", {"lowercase": False}), ("tag_match
 GROUPS = ("lexicalized", "unlexicalized")
 
 
-def datasets(data_dir: Path, log) -> dict[str, Data]:
+def datasets(data_dir: Path, log) -> dict[str, Splits]:
     out = {}
     for name in ("sick", "rte"):
         config = RunConfig(dataset=name, data_dir=str(data_dir), progress=False)
-        out[name] = load_data(config, get_corpus(name), log)
+        out[name] = load_splits(config, get_corpus(name), log)
     sample = get_corpus("snli").load("dev", data_dir / "snli_1.0_sample")
     pairs = annotate(sample.pairs)
-    out["snli_sample"] = Data(get_corpus("snli"), pairs, None, None, "cv5(dev sample)", {}, {}, {})
+    out["snli_sample"] = Splits(get_corpus("snli"), pairs, None, None, "cv5(dev sample)", {}, {}, {})
     return out
 
 
-def score(data: Data, options: dict, jobs: int) -> dict:
+def score(data: Splits, options: dict, jobs: int) -> dict:
     featurizer = PairFeaturizer(features="lexicalized", **options)
     matrices = {"train": featurizer.fit_transform(data.train)}
     if data.selection is not None:
         matrices["selection"] = matrices["evaluation"] = featurizer.transform(data.selection)
-    config = RunConfig(progress=False, **options)
+    config = RunConfig(progress=False, featurizer=options)
     out = {}
     for group in GROUPS:
         row = Row(group, "lr", tuple(features.resolve(group)), data.corpus.is_two_class)

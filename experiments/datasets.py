@@ -4,16 +4,13 @@
 """
 from __future__ import annotations
 
+import argparse
+import json
 import sys
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: import the suite from the repository root
-    sys.path[0] = str(Path(__file__).resolve().parents[1])
-
-import argparse
-import json
-
-from experiments.cli import add_data_arguments, corpus_from_args, user_errors
+from experiments.commandline.arguments import add_data_arguments, corpus_from_args
+from experiments.commandline.exits import user_errors
 from experiments.corpora import CORPORA, Corpus, resolve_data_dir
 
 

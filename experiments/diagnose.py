@@ -9,20 +9,16 @@ mapped to two classes.
 """
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: import the suite from the repository root
-    sys.path[0] = str(Path(__file__).resolve().parents[1])
-
-import argparse
-
-from experiments.cli import UsageError, user_errors
-from experiments.diagnostics import breakdown, format_breakdown
-from experiments.predictor import ModelFileError, load_predictor
-from experiments.readers.glue import read_ax
-from experiments.records import write_json_atomic
-from experiments.submissions import TASKS, SubmissionError, read_predictions
+from experiments.commandline.exits import user_errors
+from experiments.corpora.readers.glue import read_ax
+from experiments.engine.errors import UsageError
+from experiments.engine.records import write_json_atomic
+from experiments.outputs.breakdown import breakdown, format_breakdown
+from experiments.outputs.model_files import load_predictor
+from experiments.outputs.submissions import TASKS, SubmissionError, read_predictions
 
 
 def main(argv=None) -> int:
@@ -42,10 +38,7 @@ def main(argv=None) -> int:
             raise UsageError(f"{path}: no such file")
         pairs = read_ax(path, "ax", "test_labeled").pairs
         if args.model:
-            try:
-                predictor = load_predictor(args.model)
-            except ModelFileError as exc:
-                raise UsageError(str(exc)) from None
+            predictor = load_predictor(args.model)
             from features.annotation import annotate
             annotated = annotate(pairs)
             predictions = dict(zip((p.id for p in pairs), map(str, predictor.predict(annotated))))

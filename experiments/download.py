@@ -4,16 +4,11 @@
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a script: import the suite from the repository root
-    sys.path[0] = str(Path(__file__).resolve().parents[1])
-
 import argparse
+import sys
 
 from experiments.corpora import resolve_data_dir
-from experiments.downloads import SOURCES, DownloadError, download
+from experiments.corpora.sources import SOURCES, DownloadError, download
 
 
 def main(argv: list[str] | None = None) -> int:

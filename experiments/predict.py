@@ -9,25 +9,23 @@ id, prediction and, with --proba, one probability column per class.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a script: import the suite from the repository root
-    sys.path[0] = str(Path(__file__).resolve().parents[1])
-
 import argparse
 import csv
 import io
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 
-from experiments.cli import UsageError, user_errors
-from experiments.predictor import ModelFileError, load_predictor
-from experiments.readers.common import ON_BAD_ROW_CHOICES
-from experiments.readers.custom import read_custom
-from experiments.submissions import _atomic_write
+from experiments.commandline.exits import user_errors
+from experiments.corpora.readers.common import ON_BAD_ROW_CHOICES
+from experiments.corpora.readers.custom import read_custom
+from experiments.engine.errors import UsageError
+from experiments.outputs.model_files import load_predictor
 from features.annotation import annotate
+from features.atomic import atomic_write
+from features.labels import two_class
 
 
 def format_rows(path: Path, ids, predictions, proba=None) -> str:
@@ -67,10 +65,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     with user_errors():
-        try:
-            predictor = load_predictor(args.model)
-        except ModelFileError as exc:
-            raise UsageError(str(exc)) from None
+        predictor = load_predictor(args.model)
         path = Path(args.input)
         if not path.is_file():
             raise UsageError(f"{path}: no such input file")
@@ -86,12 +81,11 @@ def main(argv=None) -> int:
             if proba is None:
                 raise UsageError(f"a {predictor.model_name} model has no probabilities; drop --proba")
         out = Path(args.out)
-        _atomic_write(out, format_rows(out, [p.id for p in pairs], predictions, proba))
+        atomic_write(out, format_rows(out, [p.id for p in pairs], predictions, proba))
     gold = [p.label for p in pairs]
     message = f"wrote {len(pairs)} predictions to {out}"
     if pairs and all(g is not None for g in gold):
         if predictor.two_class:
-            from experiments.corpora import two_class
             gold = [two_class(g) for g in gold]
         message += f"; accuracy against the input's labels: {100 * np.mean(np.array(gold) == np.array(predictions)):.1f}%"
     print(message)

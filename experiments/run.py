@@ -6,20 +6,27 @@
 """
 from __future__ import annotations
 
-import sys
+import argparse
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a script: import the suite from the repository root
-    sys.path[0] = str(Path(__file__).resolve().parents[1])
-
-import argparse
-
 import features
-from experiments.cli import UsageError, add_data_arguments, parse_c_grid, user_errors
-from experiments.records import write_json_atomic
-from experiments.report import format_report
-from experiments.runner import RunConfig, run
-from models import C_GRID, MODELS, TrainingDataError
+from experiments.commandline.arguments import (
+    add_data_arguments,
+    add_featurizer_arguments,
+    add_parallel_arguments,
+    add_selection_arguments,
+    custom_files,
+    featurizer_options,
+    parse_c_grid,
+)
+from experiments.commandline.exits import user_errors
+from experiments.corpora import resolve_data_dir
+from experiments.engine.config import RunConfig
+from experiments.engine.errors import UsageError
+from experiments.engine.experiment import run
+from experiments.engine.records import write_json_atomic
+from experiments.outputs.report import format_report
+from models import MODELS
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--model", default="lr", choices=list(MODELS), help="default: lr")
     group.add_argument("--features", default="lexicalized", metavar="GROUP_OR_LIST",
                        help=f"a group ({', '.join(features.GROUPS)}) or a comma list of types "
-                            f"({', '.join(features.BUILTIN)}); default: lexicalized")
+                            f"({', '.join(features.FEATURE_TYPES)}); default: lexicalized")
     group.add_argument("--ablate", action="append", default=[], metavar="NAME",
                        help="remove a feature type or group (repeatable)")
     group.add_argument("--two-class", action="store_true", help="entailment vs not_entailment")
@@ -38,16 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
                             "edit distance, two-class LR (and majority)")
     group.add_argument("--ablation-table", action="store_true",
                        help="one run per feature type ablated from --features, plus the full set")
-    group.add_argument("--tag-match", choices=["exact", "first_letter"], default="first_letter",
-                       help="what 'share a POS tag' compares in cross features (default: first_letter)")
-    group.add_argument("--no-lowercase", action="store_true", help="keep the case of words")
-    group.add_argument("--scale", choices=["none", "standard", "maxabs"], default="standard",
-                       help="scaling of the real-valued features (default: standard)")
-    group.add_argument("--bleu-smoothing", choices=["exp", "floor", "add-k", "none"], default="exp")
-    group.add_argument("--min-count", type=int, default=3, metavar="N",
-                       help="keep indicator features seen in at least N training pairs (default: 3)")
-    group.add_argument("--C", dest="c_grid", metavar="LIST", default=",".join(map(str, C_GRID)),
-                       help=f"grid of inverse regularization strengths chosen on dev (default: {','.join(map(str, C_GRID))})")
+    add_featurizer_arguments(group)
+    add_selection_arguments(group)
     run_group = parser.add_argument_group("run")
     run_group.add_argument("--train-size", type=int, metavar="N", help="train on a seeded random sample of N pairs")
     run_group.add_argument("--seed", type=int, default=0)
@@ -58,10 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
                            help="print the K highest-weighted features per class, as words")
     run_group.add_argument("--out", metavar="FILE.json", help="write the run record here")
     run_group.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
-    run_group.add_argument("--jobs", type=int, default=1, help="parallel workers for grids and tagging")
-    run_group.add_argument("--backend", choices=["local", "dask"], default="local",
-                           help="where grids run: local joblib workers, or a Dask cluster (needs --scheduler)")
-    run_group.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786")
+    add_parallel_arguments(run_group)
     run_group.add_argument("--quiet", action="store_true", help="no progress output, only the result table")
     out = parser.add_argument_group("predictions and saved models")
     out.add_argument("--predict", metavar="SPLIT", choices=["test"],
@@ -76,18 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def config_from_args(args) -> RunConfig:
-    c_grid = parse_c_grid(args.c_grid)
-    custom = {"train": args.train_file, "dev": args.dev_file, "test": args.test_file,
-              "premise": args.premise_column, "hypothesis": args.hypothesis_column, "label": args.label_column,
-              "id": args.id_column} if args.dataset == "custom" else {}
     return RunConfig(dataset=args.dataset, data_dir=args.data_dir, model=args.model, features=args.features,
                      ablate=tuple(args.ablate), two_class=args.two_class, train_size=args.train_size,
                      seed=args.seed, eval_split=args.eval_split, paper_table=args.paper_table,
-                     top_features=args.top_features, jobs=args.jobs, on_bad_row=args.on_bad_row,
-                     lowercase=not args.no_lowercase, tag_match=args.tag_match, scale=args.scale,
-                     bleu_smoothing=args.bleu_smoothing, min_count=args.min_count, c_grid=c_grid, cv_folds=args.cv_folds,
-                     progress=not args.quiet, ablation_table=args.ablation_table, backend=args.backend,
-                     scheduler=args.scheduler, custom=custom)
+                     ablation_table=args.ablation_table, top_features=args.top_features, jobs=args.jobs,
+                     on_bad_row=args.on_bad_row, featurizer=featurizer_options(args),
+                     grids={"C": parse_c_grid(args.c_grid)}, cv_folds=args.cv_folds, progress=not args.quiet,
+                     backend=args.backend, scheduler=args.scheduler, custom=custom_files(args))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,19 +93,17 @@ def main(argv: list[str] | None = None) -> int:
         if (out_dirs or args.save_model) and (args.paper_table or args.ablation_table):
             raise UsageError("a table fits several models; predictions and --save-model take a single run")
         config = config_from_args(args)
-        try:
-            record = run(config)
-        except TrainingDataError as exc:
-            raise UsageError(str(exc)) from None
+        record = run(config)
         predictor = next(iter(record.pop("_predictors").values()))
         print(format_report(record))
         if args.save_model:
             predictor.save(args.save_model)
             print(f"model saved to {args.save_model}")
         if out_dirs:
-            from experiments.predicting import write_submissions
-            written = write_submissions(predictor, config.corpus(), config, out_dirs, with_ax=args.with_ax,
-                                        zip_path=Path(args.glue_zip) if args.glue_zip else None)
+            from experiments.outputs.submissions import write_submissions
+            written = write_submissions(predictor, config.corpus(), out_dirs, data_dir=resolve_data_dir(args.data_dir),
+                                        on_bad_row=args.on_bad_row, jobs=args.jobs, progress=not args.quiet,
+                                        with_ax=args.with_ax, zip_path=Path(args.glue_zip) if args.glue_zip else None)
             record["predictions"] = [str(p) for p in written]
     if args.out:
         write_json_atomic(args.out, record)

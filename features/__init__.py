@@ -5,8 +5,9 @@
 """
 from .annotation import annotate
 from .combine import PairFeaturizer
+from .options import OPTIONS
 from .pair import Pair
-from .registry import BUILTIN, FEATURE_TYPES, GROUPS, register_feature, resolve, unregister_feature
+from .registry import BUILTIN, FEATURE_TYPES, GROUPS, PAPER_TYPES, register_feature, resolve, unregister_feature
 
-__all__ = ["BUILTIN", "FEATURE_TYPES", "GROUPS", "Pair", "PairFeaturizer", "annotate", "register_feature",
-           "resolve", "unregister_feature"]
+__all__ = ["BUILTIN", "FEATURE_TYPES", "GROUPS", "OPTIONS", "PAPER_TYPES", "Pair", "PairFeaturizer", "annotate",
+           "register_feature", "resolve", "unregister_feature"]

@@ -14,11 +14,11 @@ import importlib.util
 import json
 import logging
 import os
-import tempfile
 import zlib
 from pathlib import Path
 from typing import Iterable, Protocol, Sequence
 
+from .atomic import atomic_write
 from .pair import Pair
 
 log = logging.getLogger(__name__)
@@ -188,10 +188,7 @@ class AnnotationCache:
     def _write(self, content: dict[str, Annotation]) -> None:
         payload = zlib.compress(json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode(), 3)
         digest = hashlib.sha256(payload).digest()
-        fd, tmp = tempfile.mkstemp(dir=self.dir, suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(self.MAGIC + digest + payload)
-        os.replace(tmp, self.dir / f"{digest.hex()[:24]}.shard")
+        atomic_write(self.dir / f"{digest.hex()[:24]}.shard", self.MAGIC + digest + payload)
 
 
 def annotate(pairs: Iterable[Pair], *, tagger: Tagger | None = None, cache_dir: Path | str | None = None,

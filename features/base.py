@@ -10,8 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .encoding import EncodedPairs, Encoder, check_pairs
 from .keymap import KeyIndex, factorize
-
-SCALE_CHOICES = ("none", "standard", "maxabs")
+from .options import check_option
 
 
 class FeatureType(TransformerMixin, BaseEstimator):
@@ -129,8 +128,7 @@ class DenseFeature(FeatureType):
         raise NotImplementedError
 
     def fit_transform(self, pairs, y=None):
-        if self.scale not in SCALE_CHOICES:
-            raise ValueError(f"scale must be one of {SCALE_CHOICES}, got {self.scale!r}")
+        check_option("scale", self.scale)
         values = self._values(self._batch(pairs, fit=True))
         self.center_ = np.zeros(values.shape[1])
         self.scale_ = np.ones(values.shape[1])

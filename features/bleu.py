@@ -10,9 +10,9 @@ import numpy as np
 
 from .base import DenseFeature
 from .encoding import Side
+from .options import check_option
 
 MAX_ORDER = 4
-SMOOTHING_CHOICES = ("exp", "floor", "add-k", "none")
 SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}  # sacrebleu's defaults
 _LOG_ZERO = -9999999999.0  # sacrebleu's floored log(0)
 
@@ -45,8 +45,7 @@ def sentence_bleu(correct: np.ndarray, total: np.ndarray, sys_len: np.ndarray, r
 
     correct, total: (MAX_ORDER, n) clipped matches and hypothesis n-gram counts.
     """
-    if smoothing not in SMOOTHING_CHOICES:
-        raise ValueError(f"BLEU smoothing must be one of {SMOOTHING_CHOICES}, got {smoothing!r}")
+    check_option("bleu_smoothing", smoothing)
     k = SMOOTH_DEFAULTS[smoothing] if smooth_value is None else smooth_value
     n = len(sys_len)
     sys_len, ref_len = sys_len.astype(np.float64), ref_len.astype(np.float64)

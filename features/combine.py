@@ -11,6 +11,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .encoding import Encoder, check_pairs
+from .options import DEFAULTS, OPTIONS
 from .registry import build, resolve
 
 
@@ -20,21 +21,17 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     features: a group (`lexicalized`, `unigrams_only`, `unlexicalized`, `hypothesis_only`), a type
         name, or a comma-separated list or sequence of them.
     ablate: type or group names removed from `features` (ablation is configuration, not a code path).
-    lowercase: compare and name words in lowercase.
-    tag_match: what "share a POS tag" compares in cross features: "exact" PTB tags or "first_letter".
-    scale: scaling of the real-valued types (bleu, length_diff, overlap): "none", "standard", "maxabs".
-    bleu_smoothing: sacrebleu smoothing method of the `bleu` type.
-    min_count: keep an indicator feature only if it occurs in at least this many training pairs.
+    lowercase, tag_match, scale, bleu_smoothing, min_count: the open choices of the paper's
+        features, declared (with their allowed values) in `features.options`; the defaults were
+        chosen on dev data (README, "Choosing the defaults").
     n_jobs: threads building feature types concurrently (-1: one per core). The work is numpy on
         large arrays, which releases the GIL, so threads use both cores without copying data.
-
-    Defaults were chosen on dev data with logistic regression (see README, "Choosing the defaults"):
-    lowercase=True, tag_match="first_letter", scale="standard", bleu_smoothing="exp".
     """
 
-    def __init__(self, *, features="lexicalized", ablate=(), lowercase: bool = True,
-                 tag_match: str = "first_letter", scale: str = "standard", bleu_smoothing: str = "exp",
-                 min_count: int = 3, n_jobs: int = -1):
+    def __init__(self, *, features="lexicalized", ablate=(), lowercase: bool = DEFAULTS["lowercase"],
+                 tag_match: str = DEFAULTS["tag_match"], scale: str = DEFAULTS["scale"],
+                 bleu_smoothing: str = DEFAULTS["bleu_smoothing"], min_count: int = DEFAULTS["min_count"],
+                 n_jobs: int = -1):
         self.features = features
         self.ablate = ablate
         self.lowercase = lowercase
@@ -48,9 +45,12 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     def feature_types(self) -> list[str]:
         return resolve(self.features, list(self.ablate or ()))
 
-    def _params(self) -> dict:
-        return {"lowercase": self.lowercase, "tag_match": self.tag_match, "scale": self.scale,
-                "smoothing": self.bleu_smoothing, "min_count": self.min_count}
+    def options(self) -> dict:
+        """The featurizer's options (`features.options`), checked."""
+        values = {name: getattr(self, name) for name in OPTIONS}
+        for name, value in values.items():
+            OPTIONS[name].check(value)
+        return values
 
     def fit(self, pairs, y=None):
         self.fit_transform(pairs, y)
@@ -58,10 +58,11 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def fit_transform(self, pairs, y=None):
         names = self.feature_types
+        options = self.options()
         pairs = check_pairs(pairs)
         self.timings_ = {}
         self.encoder_ = Encoder(lowercase=self.lowercase)
-        self.types_ = {name: build(name, **self._params()) for name in names}
+        self.types_ = {name: build(name, options) for name in names}
         # The encoded batch lives only inside _blocks, so its arrays are freed before stacking.
         blocks = self._blocks(pairs, fit=True)
         self._index_columns(blocks)
@@ -111,6 +112,18 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
             self.slices_[name] = slice(start, start + block.shape[1])
             start += block.shape[1]
         self.n_features_out_ = start
+
+    def columns_for(self, types) -> np.ndarray:
+        """Column indices of the given feature types (names or groups), in column order: what
+        a model restricted to those types reads. Unknown or unfitted types are a ValueError."""
+        check_is_fitted(self, "types_")
+        wanted = resolve(types) if len(types) else []
+        missing = [t for t in wanted if t not in self.slices_]
+        if missing:
+            raise ValueError(f"feature type(s) {', '.join(missing)} are not in this featurizer "
+                             f"({', '.join(self.slices_)})")
+        spans = [self.slices_[t] for t in self.slices_ if t in wanted]
+        return np.concatenate([np.arange(s.start, s.stop) for s in spans]) if spans else np.zeros(0, dtype=np.int64)
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "types_")

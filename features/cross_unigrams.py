@@ -22,7 +22,7 @@ class CrossFeature(SparseIndicatorFeature):
     def _cross_keys(view, p, h, p_tags, h_tags):
         """(row, left id << 31 | right id) for every tag-matched cell; ids < 0 (unseen) are skipped."""
         rows_out, keys_out = [], []
-        for start, stop in view.row_chunks(budget=2_000_000):
+        for start, stop in view.row_chunks():
             rows, pi, hi = matching_cross_index(p, h, p_tags, h_tags, start, stop)
             left, right = p.ids[pi].astype(np.int64), h.ids[hi]
             keep = (left >= 0) & (right >= 0)

@@ -27,10 +27,9 @@ PairFunction = Callable[[Pair], Mapping[str, float]]
 class FunctionFeature(FeatureType):
     """Wraps `function(pair) -> {name: value}`; names seen in training become columns `<name>:<key>`."""
 
-    def __init__(self, *, function: PairFunction | None = None, name: str = "custom", lowercase: bool = True):
+    def __init__(self, *, function: PairFunction | None = None, name: str = "custom"):
         self.function = function
         self.name = name
-        self.lowercase = lowercase
 
     def _pairs(self, pairs):
         pairs = check_pairs(pairs)

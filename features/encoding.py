@@ -19,11 +19,12 @@ from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from .keymap import KeyIndex, factorize, factorize_objects
+from .options import check_option
 from .pair import Pair
 
 WORD_BITS = 31  # word ids < 2**31; a bigram key packs two of them into one int64
+CHUNK_CELLS = 2_000_000  # premise x hypothesis cells visited at once: bounds the memory of cross products
 CONTENT_TAG_PREFIXES = ("NN", "VB", "JJ", "RB")  # nouns, verbs, adjectives, adverbs
-TAG_MATCH_CHOICES = ("exact", "first_letter")
 _TEXT = attrgetter("premise"), attrgetter("hypothesis")
 _TOKENS = attrgetter("premise_tokens"), attrgetter("hypothesis_tokens")
 _TAGS = attrgetter("premise_tags"), attrgetter("hypothesis_tags")
@@ -111,8 +112,6 @@ class EncodedPairs:
     encoder: "Encoder"
     premise: Side
     hypothesis: Side
-    words: list[str]          # id -> word form (the fitted vocabulary, then this batch's unseen forms)
-    n_known_words: int        # ids below this were seen when the encoder was fitted
     pairs: Sequence[Pair] | None = None  # the pairs themselves, for per-pair custom features
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -120,8 +119,7 @@ class EncodedPairs:
         return len(self.premise.offsets) - 1
 
     def tags_for(self, side: Side, tag_match: str) -> np.ndarray:
-        if tag_match not in TAG_MATCH_CHOICES:
-            raise ValueError(f"tag_match must be one of {TAG_MATCH_CHOICES}, got {tag_match!r}")
+        check_option("tag_match", tag_match)
         return side.tags if tag_match == "exact" else side.coarse
 
     def word_matches(self, a_name: str = "premise", b_name: str = "hypothesis"):
@@ -171,8 +169,10 @@ class EncodedPairs:
         earlier = start[later] + (np.arange(len(later)) - np.repeat(np.cumsum(rank) - rank, rank))
         return rows[dup[later]], dup[earlier], dup[later]
 
-    def row_chunks(self, budget: int = 2_000_000) -> Iterator[tuple[int, int]]:
-        """Row ranges whose premise x hypothesis cross products hold about `budget` cells each."""
+    def row_chunks(self, budget: int | None = None) -> Iterator[tuple[int, int]]:
+        """Row ranges whose premise x hypothesis cross products hold about `budget` cells each
+        (default `CHUNK_CELLS`)."""
+        budget = budget or CHUNK_CELLS
         cells = np.cumsum(self.premise.lengths * self.hypothesis.lengths)
         n, start = len(self), 0
         while start < n:
@@ -255,7 +255,6 @@ class Encoder(BaseEstimator):
         table_tokens = [t for t, _ in table]
         offsets = np.zeros(len(table) + 1, dtype=np.int64)
         np.cumsum(np.fromiter(map(len, table_tokens), dtype=np.int64, count=len(table)), out=offsets[1:])
-        n_known = len(forms)
         word_ids = _Interner(forms, self.lowercase)
         tag_ids = _Interner(tags, False)
         ids = _lookup(word_ids, list(chain.from_iterable(table_tokens)))
@@ -274,7 +273,6 @@ class Encoder(BaseEstimator):
         content_map = np.array([t.startswith(CONTENT_TAG_PREFIXES) for t in tag_list] or [False], dtype=bool)
         if fit:
             self.words_ = list(forms)
-            self.tag_names_ = tag_list
         sides = []
         for sid in (p_sid, h_sid):
             lengths = offsets[sid + 1] - offsets[sid]
@@ -285,7 +283,7 @@ class Encoder(BaseEstimator):
             t = tids[gather]
             sides.append(Side(ids[gather], t, coarse_map[t], content_map[t], side_offsets,
                               bigram_at[gather]).warm())
-        return EncodedPairs(self, sides[0], sides[1], list(forms), n_known, pairs=pairs)
+        return EncodedPairs(self, sides[0], sides[1], pairs=pairs)
 
     def _bigram_ids(self, ids: np.ndarray, offsets: np.ndarray, fit: bool) -> np.ndarray:
         """Per token of the sentence table: the id of the bigram it begins, or -1."""

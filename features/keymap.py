@@ -1,17 +1,13 @@
 """Exact int64 feature keys to dense column numbers.
 
-numpy has no hash table, and which route is fastest depends on how repetitive the keys are
-(measured on the SNLI-sized benchmark corpus, 2-core machine):
-
-- duplicate-heavy keys (cross-unigrams: 9.4M keys, 2.5M distinct): pandas' hash factorize
-  0.52 s, a sort-based factorize 0.97 s;
-- nearly distinct keys (cross-bigrams: 7.6M keys, 7.2M distinct): hash 1.63 s, sort 0.42 s
-  (numpy's SIMD argsort is fast, a hash table of 7M entries is cache-bound).
-
-So `factorize` takes the route as a hint from the caller, who knows its keys (cross-bigram
-pairs are nearly all distinct; word and cross-unigram keys repeat). A sample cannot tell: the
-distinct share of a sample overstates the population's. Column order is deterministic for
-the same training data: key order on the sort route, first appearance on the hash route.
+numpy has no hash table, and which route is fastest depends on how repetitive the keys are:
+duplicate-heavy keys (cross-unigrams, words) factorize faster through pandas' hash table,
+nearly distinct keys (cross-bigram pairs) faster by numpy's SIMD sort, since a hash table of
+millions of distinct entries is cache-bound (the README's Performance section has the
+measurements). So `factorize` takes the route as a hint from the caller, who knows its keys.
+A sample cannot tell: the distinct share of a sample overstates the population's. Column
+order is deterministic for the same training data: key order on the sort route, first
+appearance on the hash route.
 """
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ from .cross_unigrams import CrossUnigrams
 from .custom import FunctionFeature, PairFunction
 from .hyp_ngrams import HypNgrams
 from .length_diff import LengthDiff
+from .options import feature_params
 from .overlap import Overlap
 
 FEATURE_TYPES: dict[str, Callable[..., object]] = {
@@ -21,11 +22,20 @@ FEATURE_TYPES: dict[str, Callable[..., object]] = {
     "cross_bigrams": CrossBigrams,
 }
 BUILTIN = tuple(FEATURE_TYPES)
+# The SNLI paper's six types (section 3.2), frozen: a type registered later never changes what
+# the paper's rows (`lexicalized`, `unigrams_only`, `unlexicalized`) mean.
+PAPER_TYPES = ("bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams", "cross_bigrams")
 GROUPS: dict[str, tuple[str, ...]] = {
-    "lexicalized": BUILTIN,
-    "unigrams_only": tuple(n for n in BUILTIN if n != "cross_bigrams"),
+    "lexicalized": PAPER_TYPES,
+    "unigrams_only": tuple(n for n in PAPER_TYPES if n != "cross_bigrams"),
     "unlexicalized": ("bleu", "length_diff", "overlap"),
     "hypothesis_only": ("hyp_ngrams",),
+}
+GROUP_TITLES = {
+    "lexicalized": "lexicalized (the paper's six types)",
+    "unigrams_only": "unigrams only (no cross-bigrams)",
+    "unlexicalized": "unlexicalized (BLEU, length, overlap)",
+    "hypothesis_only": "hypothesis only (n-grams)",
 }
 
 
@@ -38,7 +48,7 @@ def register_feature(name: str, function: PairFunction | None = None):
             raise ValueError(f"feature name {name!r} must be an identifier (letters, digits, _)")
 
         def factory(**params):
-            return FunctionFeature(function=fn, name=name, lowercase=params.get("lowercase", True))
+            return FunctionFeature(function=fn, name=name)
         factory.custom = True
         FEATURE_TYPES[name] = factory
         return fn
@@ -80,10 +90,20 @@ def _expand(item: str) -> tuple[str, ...]:
     raise ValueError(f"unknown feature type or group {item!r}; valid names: {', '.join(valid_names())}")
 
 
-def build(name: str, **params):
-    """An unfitted feature type, given the combiner's parameters it accepts."""
+def describe(types) -> str:
+    """A group's title when `types` is exactly a group, else the types joined by '+'."""
+    types = tuple(types)
+    for group, members in GROUPS.items():
+        if set(members) == set(types):
+            return GROUP_TITLES.get(group, group)
+    return "+".join(types)
+
+
+def build(name: str, options: dict):
+    """An unfitted feature type, given the featurizer's options (`features.options`) it accepts."""
     factory = FEATURE_TYPES[name]
     if getattr(factory, "custom", False):
-        return factory(**params)
+        return factory()
+    params = feature_params(options)
     accepted = inspect.signature(factory).parameters
     return factory(**{k: v for k, v in params.items() if k in accepted})

@@ -1,15 +1,18 @@
-"""Points of a learning curve: plan, fit (rows sliced from one feature matrix), resume, aggregate.
+"""Points of a learning curve: configs, plan, fit (rows sliced from one feature matrix), resume, aggregate.
+
+A config is a model and its feature types: `lexicalized` (logistic regression on a feature
+group or type), `lexicalized+negation` (several, joined by `+`), `MODEL:FEATURES` for another
+model that reads the feature matrix, or the name of a model that reads pairs (`edit_distance`).
 
 A point is (config, size, seed). Its training sample is `size` pairs drawn without replacement
 from the training split by `numpy.random.default_rng([seed, size])`; a size at or above the
 split's size is the whole split (clipped, and said so), which makes every seed's sample the same,
 so that fit is done once and recorded for each seed. Every point is scored on the whole
-evaluation split.
+evaluation split, with hyperparameters chosen as `experiments/run.py` chooses them.
 """
 from __future__ import annotations
 
 import csv
-import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,19 +20,44 @@ from pathlib import Path
 import numpy as np
 
 import features
-from experiments.runner import _select_C
-from models import MODELS
+from experiments.engine.selection import candidate_label, choose
+from features.atomic import atomic_open
+from features.registry import describe
+from models import DEFAULT_MODEL, MODELS, ModelSpec, get_model
+from models.majority import MajorityClassifier
 
-CSV_FIELDS = ("config", "size", "requested_size", "seed", "train_accuracy", "eval_accuracy", "fit_seconds", "C")
-CONFIGS = ("lexicalized", "unlexicalized", "unigrams_only", "hypothesis_only", "edit_distance")
+CSV_FIELDS = ("config", "size", "requested_size", "seed", "train_accuracy", "eval_accuracy", "fit_seconds", "chosen")
 
-# The SNLI paper, Figure 4 (test accuracy %); x = training pairs, "all" = 550,152.
-SNLI_PAPER = {
-    "lexicalized": {1: 33.3, 10: 40.1, 100: 47.6, 1000: 57.7, 10000: 67.4, 50000: 71.9, 100000: 74.0,
-                    250000: 76.8, 550152: 78.2},
-    "unlexicalized": {1: 33.4, 10: 43.4, 100: 46.1, 1000: 48.5, 10000: 49.7, 50000: 49.9, 100000: 50.3,
-                      250000: 50.5, 550152: 50.4},
-}
+
+@dataclass(frozen=True)
+class CurveConfig:
+    """One curve: `name` as given on the command line, the model's spec (carried along, so worker
+    processes need no registry), and the feature types it reads."""
+
+    name: str
+    spec: ModelSpec
+    feature_types: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        if not self.spec.uses_features:
+            return self.spec.title
+        what = describe(self.feature_types)
+        return what if self.spec.name == DEFAULT_MODEL else f"{self.spec.title}: {what}"
+
+
+def parse_config(text: str) -> CurveConfig:
+    """`lexicalized`, `lexicalized+negation`, `MODEL:FEATURES` or a pairs model's name; else ValueError."""
+    text = text.strip()
+    model, sep, feats = text.partition(":")
+    if not sep:
+        if text in MODELS and not MODELS[text].uses_features:
+            return CurveConfig(text, MODELS[text], ())
+        model, feats = DEFAULT_MODEL, text
+    spec = get_model(model)
+    if not spec.uses_features:
+        raise ValueError(f"model {model!r} reads no features; give it as a config of its own: {model}")
+    return CurveConfig(text, spec, tuple(features.resolve(feats.split("+"))))
 
 
 @dataclass(frozen=True)
@@ -70,15 +98,12 @@ def sample(n_train: int, size: int, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng([seed, size]).choice(n_train, size, replace=False))
 
 
-def config_types(config: str) -> tuple[str, ...]:
-    return () if config == "edit_distance" else tuple(features.resolve(config))
-
-
-def fit_point(point: Point, inputs: dict, run_config) -> dict:
+def fit_point(point: Point, config: CurveConfig, inputs: dict, run_config) -> dict:
     """Fit one point on its sample and score it on the evaluation split.
 
     inputs: {"X": (train, selection or None, eval), "y": (train, selection or None, eval)} of this
-        point's config (pairs instead of matrices for edit distance).
+        point's config (pairs instead of matrices for models that read pairs).
+    run_config: the `RunConfig` whose seed, C grid and CV folds every point shares.
     """
     X_train, X_sel, X_eval = inputs["X"]
     y_train, y_sel, y_eval = inputs["y"]
@@ -86,25 +111,25 @@ def fit_point(point: Point, inputs: dict, run_config) -> dict:
     Xs = [X_train[i] for i in idx] if isinstance(X_train, list) else X_train[idx]
     ys = y_train[idx]
     started = time.perf_counter()
-    model_name = "edit_distance" if point.config == "edit_distance" else "lr"
-    C = ""
-    if len(set(ys)) < 2:
-        model_name = "majority"  # a sample with one class predicts it
-        params = {}
-    elif model_name == "lr":
-        if X_sel is None and min(np.unique(ys, return_counts=True)[1]) < 2:
-            C = 1.0  # too small to cross-validate: the grid's middle
-        else:
-            C = _select_C(Xs, ys, X_sel, y_sel, run_config, 1)[0]
-        params = {"C": C, "random_state": run_config.seed}
+    spec = config.spec
+    chosen = ""
+    if len(set(ys)) < spec.min_classes:
+        model = MajorityClassifier()  # a sample with one class predicts it
     else:
-        params = {"random_state": run_config.seed}
-    model = MODELS[model_name](**params).fit(Xs, ys)
+        model = spec.build(seed=run_config.seed)
+        if spec.tuning is not None:
+            grid = {name: run_config.grids.get(name, values) for name, values in spec.tuning.grid.items()}
+            on_dev = spec.tuning.on == "dev" and X_sel is not None
+            selection = choose(model, grid, Xs, ys, X_sel if on_dev else None, y_sel if on_dev else None,
+                               cv_folds=run_config.cv_folds, seed=run_config.seed, jobs=1)
+            model.set_params(**selection.chosen)
+            chosen = candidate_label(selection.chosen)
+    model.fit(Xs, ys)
     seconds = time.perf_counter() - started
     return {"config": point.config, "size": point.size, "requested_size": point.requested, "seed": point.seed,
             "train_accuracy": float(np.mean(model.predict(Xs) == ys)),
             "eval_accuracy": float(np.mean(model.predict(X_eval) == y_eval)),
-            "fit_seconds": seconds, "C": C}
+            "fit_seconds": seconds, "chosen": chosen}
 
 
 def read_points(path: Path) -> tuple[dict, int]:
@@ -120,7 +145,7 @@ def read_points(path: Path) -> tuple[dict, int]:
                 row = {"config": row["config"], "size": int(row["size"]), "requested_size": row["requested_size"],
                        "seed": int(row["seed"]), "train_accuracy": float(row["train_accuracy"]),
                        "eval_accuracy": float(row["eval_accuracy"]), "fit_seconds": float(row["fit_seconds"]),
-                       "C": row["C"]}
+                       "chosen": row["chosen"]}
             except (KeyError, TypeError, ValueError):
                 dropped += 1
                 continue
@@ -128,16 +153,14 @@ def read_points(path: Path) -> tuple[dict, int]:
     return done, dropped
 
 
-def write_points(path: Path, rows: list[dict]) -> None:
-    """Rewrite the CSV atomically with every point, sorted by config, size and seed."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    with open(tmp, "w", newline="", encoding="utf-8") as handle:
+def write_points(path: Path, rows: list[dict], order: list[str] = ()) -> None:
+    """Rewrite the CSV atomically with every point, sorted by config (in `order`), size and seed."""
+    rank = {name: i for i, name in enumerate(order)}
+    with atomic_open(path) as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
         writer.writeheader()
-        for row in sorted(rows, key=lambda r: (CONFIGS.index(r["config"]) if r["config"] in CONFIGS else 99,
-                                               r["size"], r["seed"])):
+        for row in sorted(rows, key=lambda r: (rank.get(r["config"], len(rank)), r["config"], r["size"], r["seed"])):
             writer.writerow({k: row[k] for k in CSV_FIELDS})
-    os.replace(tmp, path)
 
 
 def aggregate(rows: list[dict]) -> dict:
@@ -155,4 +178,3 @@ def aggregate(rows: list[dict]) -> dict:
                            "fit_seconds_mean": float(np.mean([r["fit_seconds"] for r in group]))})
         out[config] = points
     return out
-

@@ -3,15 +3,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-LABELS = {"lexicalized": "lexicalized (all six types)", "unlexicalized": "unlexicalized (BLEU, length, overlap)",
-          "unigrams_only": "unigrams only (no cross-bigrams)", "hypothesis_only": "hypothesis only (n-grams)",
-          "edit_distance": "edit distance (2-class)"}
+from features.atomic import atomic_path
 
 
 def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_classes: int,
-               reference: dict | None = None, reference_label: str = "", subtitle: str = "",
-               majority: float | None = None) -> list[Path]:
-    """Write curve.png and curve.svg: accuracy (%) against training pairs on a log axis."""
+               titles: dict | None = None, reference: dict | None = None, reference_label: str = "",
+               subtitle: str = "", majority: float | None = None) -> list[Path]:
+    """Write curve.png and curve.svg: accuracy (%) against training pairs on a log axis.
+
+    titles: config -> its legend entry (default: the config's name).
+    """
+    titles = titles or {}
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -23,7 +25,7 @@ def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_clas
         ys = [100 * p["eval_mean"] for p in points]
         err = [100 * p["eval_std"] for p in points]
         ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, color=colors[i % len(colors)],
-                    label=LABELS.get(config, config))
+                    label=titles.get(config, config))
         if reference and config in reference:
             ref = sorted(reference[config].items())
             ax.plot([x for x, _ in ref], [y for _, y in ref], linestyle="--", marker="x", alpha=0.7,
@@ -42,8 +44,7 @@ def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_clas
     fig.tight_layout()
     paths = [out_dir / "curve.png", out_dir / "curve.svg"]
     for path in paths:
-        tmp = path.with_name(f".{path.stem}.tmp{path.suffix}")
-        fig.savefig(tmp)
-        tmp.replace(path)
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=path.suffix.lstrip("."))
     plt.close(fig)
     return paths

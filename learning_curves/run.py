@@ -9,32 +9,40 @@ reusing the points already in DIR/curve.csv.
 """
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a script: import the suite from the repository root
-    sys.path[0] = str(Path(__file__).resolve().parents[1])
-
 import argparse
 import json
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
 
+import features
 from experiments import __version__
-from experiments.cli import UsageError, add_data_arguments, corpus_from_args, parse_c_grid, user_errors
-from experiments.corpora import two_class
-from experiments.grid import grid_backend, n_jobs
-from experiments.records import versions, write_json_atomic
-from experiments.runner import RunConfig, load_data
+from experiments.commandline.arguments import (
+    add_data_arguments,
+    add_featurizer_arguments,
+    add_parallel_arguments,
+    add_selection_arguments,
+    corpus_from_args,
+    custom_files,
+    featurizer_options,
+    parse_c_grid,
+)
+from experiments.commandline.exits import user_errors
+from experiments.engine.config import RunConfig
+from experiments.engine.errors import UsageError
+from experiments.engine.parallel import grid_backend, n_jobs
+from experiments.engine.records import versions, write_json_atomic
+from experiments.engine.splits import labels_of, load_splits
+from experiments.outputs.published import SNLI_LEARNING_CURVE
 from features.combine import PairFeaturizer
-from learning_curves.curve import (CONFIGS, SNLI_PAPER, aggregate, config_types, fit_point, parse_sizes, plan,
-                                   read_points, write_points)
+from learning_curves.curve import aggregate, fit_point, parse_config, parse_sizes, plan, read_points, write_points
 from learning_curves.plot import plot_curve
-from models import C_GRID
+from models import MODELS
 
-REFERENCES = {"snli-paper": (SNLI_PAPER, "SNLI paper, Fig. 4 (SNLI test)")}
+REFERENCES = {"snli-paper": (SNLI_LEARNING_CURVE, "SNLI paper, Fig. 4 (SNLI test)")}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,41 +51,43 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--sizes", default="1,10,100,1000,10000,all", help="training sizes; 'all' = the whole split")
     parser.add_argument("--seeds", type=int, default=3, help="random samples per size (default 3)")
     parser.add_argument("--configs", default="lexicalized,unlexicalized",
-                        help=f"comma list of: {', '.join(CONFIGS)}")
+                        help="comma list of curves: a feature group or type (logistic regression), several "
+                             "joined by '+' (lexicalized+negation), MODEL:FEATURES for another model that reads "
+                             f"features, or a model that reads pairs ({', '.join(n for n, s in MODELS.items() if not s.uses_features)})")
     parser.add_argument("--eval-split", default="dev", help="dev (default) or test")
     parser.add_argument("--out", required=True, metavar="DIR", help="where curve.csv/json/png/svg go")
     parser.add_argument("--overwrite", action="store_true", help="discard points of a different earlier run in DIR")
-    parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--backend", choices=["local", "dask"], default="local",
-                        help="run points on local joblib workers or on a Dask cluster (--scheduler)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address")
-    parser.add_argument("--C", dest="c_grid", metavar="LIST", default=",".join(map(str, C_GRID)),
-                        help="grid of C values chosen on dev per point (default: run.py's grid)")
+    add_parallel_arguments(parser)
+    features_group = parser.add_argument_group("features and selection")
+    add_featurizer_arguments(features_group)
+    add_selection_arguments(features_group)
     parser.add_argument("--reference", choices=sorted(REFERENCES), help="draw published points for comparison")
     parser.add_argument("--quiet", action="store_true")
     return parser
 
 
-def signature(args, data) -> dict:
-    """What makes points comparable: the same data files, split and configuration."""
+def signature(args, data, run_config) -> dict:
+    """What makes points comparable: the same data files, split, featurizer options and C grid."""
     return {"dataset": args.dataset, "eval_split": data.eval_name, "files": data.files,
-            "suite_version": __version__, "c_grid": args.c_grid}
+            "suite_version": __version__, "c_grid": args.c_grid, "featurizer": run_config.featurizer}
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     log = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
     with user_errors():
-        configs = [c.strip() for c in args.configs.split(",") if c.strip()]
-        unknown = [c for c in configs if c not in CONFIGS]
-        if unknown:
-            raise UsageError(f"unknown config(s) {', '.join(unknown)}; choose from {', '.join(CONFIGS)}")
+        try:
+            curves = {c.name: c for c in map(parse_config, (c for c in args.configs.split(",") if c.strip()))}
+        except ValueError as exc:
+            raise UsageError(f"--configs: {exc}") from None
+        configs = list(curves)
         corpus = corpus_from_args(args)
-        c_grid = parse_c_grid(args.c_grid)
         run_config = RunConfig(dataset=args.dataset, data_dir=args.data_dir, eval_split=args.eval_split,
                                on_bad_row=args.on_bad_row, progress=not args.quiet, jobs=args.jobs,
-                               c_grid=c_grid, backend=args.backend, scheduler=args.scheduler)
-        data = load_data(run_config, corpus, log)
+                               grids={"C": parse_c_grid(args.c_grid)}, featurizer=featurizer_options(args),
+                               backend=args.backend,
+                               scheduler=args.scheduler, custom=custom_files(args))
+        data = load_splits(run_config, corpus, log)
         if data.evaluation is None:
             raise UsageError(f"{corpus.name} has no dev split to score points on; use --eval-split test")
         try:
@@ -88,7 +98,7 @@ def main(argv=None) -> int:
             log(note)
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        sig = signature(args, data)
+        sig = signature(args, data, run_config)
         sig_path = out / "run.json"
         if sig_path.exists() and json.loads(sig_path.read_text()) != sig:
             if not args.overwrite:
@@ -98,7 +108,7 @@ def main(argv=None) -> int:
         write_json_atomic(sig_path, sig)
 
     started = time.perf_counter()
-    inputs = build_inputs(configs, data, corpus.is_two_class, log)
+    inputs = build_inputs(curves, data, corpus.is_two_class, run_config.featurizer, log)
     featurize_seconds = time.perf_counter() - started
     csv_path = out / "curve.csv"
     done, dropped = read_points(csv_path)
@@ -114,12 +124,12 @@ def main(argv=None) -> int:
         from tqdm.auto import tqdm
         with grid_backend(args.backend, args.scheduler):
             jobs = Parallel(n_jobs=n_jobs(args.backend, args.jobs), return_as="generator_unordered")(
-                delayed(fit_point)(p, inputs[p.config], run_config) for p in unique)
+                delayed(fit_point)(p, curves[p.config], inputs[p.config], run_config) for p in unique)
             rows_done = list(_drain(tqdm(jobs, total=len(unique), desc="points", disable=args.quiet), todo, done,
-                                    csv_path, len(data.train)))
+                                    csv_path, len(data.train), configs))
         computed = len(rows_done)
     rows = [done[p.key] for p in points]
-    write_points(csv_path, list(done.values()))
+    write_points(csv_path, list(done.values()), configs)
     table = aggregate(rows)
     n_classes = len(set(inputs[configs[0]]["y"][0]))
     record = {"dataset": args.dataset, "eval_split": data.eval_name, "train_pairs": len(data.train),
@@ -136,53 +146,47 @@ def main(argv=None) -> int:
     y_train, _, y_eval = inputs[configs[0]]["y"]
     values, counts = np.unique(y_train, return_counts=True)
     majority = float(np.mean(y_eval == values[np.argmax(counts)]))
-    plot_curve(table, out, title=title, eval_name=data.eval_name, n_classes=n_classes, reference=reference,
+    plot_curve(table, out, title=title, eval_name=data.eval_name, n_classes=n_classes,
+               titles={name: c.title for name, c in curves.items()}, reference=reference,
                reference_label=ref_label, subtitle=subtitle, majority=majority)
     print(summary(table, data.eval_name))
     print(f"wrote {csv_path}, {out / 'curve.json'}, {out / 'curve.png'}, {out / 'curve.svg'}")
     return 0
 
 
-def _drain(results, todo, done: dict, csv_path: Path, n_train: int):
+def _drain(results, todo, done: dict, csv_path: Path, n_train: int, order: list[str]):
     """Record each finished point (for every seed it stands for) and save the CSV at once."""
     for row in results:
         for p in todo:
             if p.config == row["config"] and p.size == row["size"] and (p.seed == row["seed"] or p.size >= n_train):
                 done[p.key] = {**row, "seed": p.seed, "requested_size": p.requested}
-        write_points(csv_path, list(done.values()))
+        write_points(csv_path, list(done.values()), order)
         yield row
 
 
-def build_inputs(configs, data, binary_corpus: bool, log) -> dict:
+def build_inputs(curves: dict, data, binary_corpus: bool, options: dict, log) -> dict:
     """Per config: the (train, selection, eval) inputs and labels, from one featurization."""
-    lr_types = [t for t in PairFeaturizer().feature_types if any(t in config_types(c) for c in configs)]
-    matrices = {}
-    if lr_types:
-        featurizer = PairFeaturizer(features=lr_types)
+    matrix_types = [t for t in features.FEATURE_TYPES if any(t in c.feature_types for c in curves.values())]
+    matrices, featurizer = {}, None
+    if matrix_types:
+        featurizer = PairFeaturizer(features=matrix_types, **options)
         matrices["train"] = featurizer.fit_transform(data.train)
         matrices["selection"] = featurizer.transform(data.selection) if data.selection is not None else None
         matrices["eval"] = (matrices["selection"] if data.evaluation is data.selection
                             else featurizer.transform(data.evaluation))
         log(f"featurized {len(data.train)} training pairs once: {featurizer.n_features_out_} columns")
-
-    def labels(pairs, binary):
-        if pairs is None:
-            return None
-        return np.array([two_class(p.label) if binary else p.label for p in pairs], dtype=object)
-
     inputs = {}
-    for config in configs:
-        if config == "edit_distance":
-            X = (data.train, data.selection, data.evaluation)
-            binary = True
-        else:
-            cols = np.concatenate([np.arange(featurizer.slices_[t].start, featurizer.slices_[t].stop)
-                                   for t in config_types(config)])
+    for name, curve in curves.items():
+        spec = curve.spec
+        if spec.uses_features:
+            cols = featurizer.columns_for(curve.feature_types)
             X = tuple(None if m is None else m[:, cols] for m in
                       (matrices["train"], matrices["selection"], matrices["eval"]))
-            binary = binary_corpus
-        inputs[config] = {"X": X, "y": (labels(data.train, binary), labels(data.selection, binary),
-                                        labels(data.evaluation, binary))}
+        else:
+            X = (data.train, data.selection, data.evaluation)
+        binary = binary_corpus or spec.two_class_only
+        inputs[name] = {"X": X, "y": (labels_of(data.train, binary), labels_of(data.selection, binary),
+                                      labels_of(data.evaluation, binary))}
     return inputs
 
 

@@ -1,19 +1,43 @@
 """Estimators of the suite: `fit`/`predict`/`decision_function`/`classes_`, usable with clone and CV.
 
-MODELS maps the `--model` names to factories; adding a model is one entry.
+MODELS maps the `--model` names to specs (`models.spec.ModelSpec`); adding a model is one
+module with the estimator and its spec, plus one `register_model` line here.
 """
+from . import edit_distance, logistic, majority
 from .common import TrainingDataError
 from .edit_distance import EditDistanceClassifier
 from .logistic import C_GRID, LogisticClassifier
 from .majority import MajorityClassifier
+from .spec import ModelSpec, Tuning
 
-MODELS = {
-    "lr": LogisticClassifier,
-    "edit_distance": EditDistanceClassifier,
-    "majority": MajorityClassifier,
-}
-# Models that read pairs rather than the feature matrix.
-PAIR_INPUT = frozenset({"edit_distance"})
+MODELS: dict[str, ModelSpec] = {}
+DEFAULT_MODEL = "lr"
 
-__all__ = ["C_GRID", "EditDistanceClassifier", "LogisticClassifier", "MODELS", "MajorityClassifier",
-           "PAIR_INPUT", "TrainingDataError"]
+
+def register_model(spec: ModelSpec, *, replace: bool = False) -> ModelSpec:
+    """Add a model under `spec.name` (`replace=True` to redefine one, e.g. in a notebook)."""
+    if spec.name in MODELS and not replace and MODELS[spec.name] != spec:
+        raise ValueError(f"model name {spec.name!r} is already taken")
+    MODELS[spec.name] = spec
+    return spec
+
+
+def unregister_model(name: str) -> None:
+    if name == DEFAULT_MODEL:
+        raise ValueError(f"cannot unregister the default model {name!r}")
+    MODELS.pop(name, None)
+
+
+def get_model(name: str) -> ModelSpec:
+    try:
+        return MODELS[name]
+    except KeyError:
+        raise ValueError(f"unknown model {name!r}; choose from {', '.join(MODELS)}") from None
+
+
+register_model(logistic.SPEC)
+register_model(edit_distance.SPEC)
+register_model(majority.SPEC)
+
+__all__ = ["C_GRID", "DEFAULT_MODEL", "EditDistanceClassifier", "LogisticClassifier", "MODELS", "MajorityClassifier",
+           "ModelSpec", "TrainingDataError", "Tuning", "get_model", "register_model", "unregister_model"]

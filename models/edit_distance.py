@@ -18,10 +18,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from features.encoding import check_pairs
+from features.labels import ENTAILMENT, NLI2, NOT_ENTAILMENT
 
 from .common import TrainingDataError, check_training_labels
+from .spec import ModelSpec
 
-ENTAILMENT, NOT_ENTAILMENT = "entailment", "not_entailment"
 # EOP's English configuration removes punctuation, prepositions, articles, conjunctions and
 # cardinal numbers; in PTB tags:
 STOP_TAGS = frozenset({".", ",", ":", "``", "''", "-LRB-", "-RRB-", "HYPH", "NFP", "#", "$",
@@ -99,7 +100,7 @@ class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, pairs, y):
         y = check_training_labels(y)
-        unknown = set(y) - {ENTAILMENT, NOT_ENTAILMENT}
+        unknown = set(y) - set(NLI2)
         if unknown:
             raise TrainingDataError(f"edit distance is two-class (entailment/not_entailment); got {sorted(unknown)}"
                                     " (use --two-class)")
@@ -124,7 +125,7 @@ class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
         self.weights_ = dict(zip(("delete", "insert", "substitute"), weights))
         distances = self._distances(premises, hypotheses, weights)
         self.threshold_, self.train_accuracy_ = best_threshold(distances, entails)
-        self.classes_ = np.array([ENTAILMENT, NOT_ENTAILMENT], dtype=object)
+        self.classes_ = np.array(NLI2, dtype=object)
         return self
 
     def distance(self, pairs) -> np.ndarray:
@@ -139,3 +140,13 @@ class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, pairs) -> np.ndarray:
         return np.where(self.decision_function(pairs) >= 0, ENTAILMENT, NOT_ENTAILMENT).astype(object)
+
+
+SPEC = ModelSpec(
+    name="edit_distance",
+    factory=EditDistanceClassifier,
+    title="edit distance (2-class)",
+    input="pairs",
+    two_class_only=True,
+    describe=lambda model: {"weights": dict(model.weights_), "threshold": float(model.threshold_)},
+)

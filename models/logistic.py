@@ -10,6 +10,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_is_fitted
 
 from .common import check_training_labels
+from .spec import ModelSpec, Tuning
 
 C_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 AUTO_SAGA_FROM = 100_000  # training pairs
@@ -19,18 +20,14 @@ SOLVER_TOL = {"newton-cg": 1e-3, "saga": 1e-2, "sag": 1e-2, "lbfgs": 1e-4}
 class LogisticClassifier(ClassifierMixin, BaseEstimator):
     """L2-regularized logistic regression (multinomial over 3+ classes) on the sparse feature matrix.
 
-    C: inverse regularization strength; experiments pick it from `C_GRID` on the dev split
+    C: inverse regularization strength; experiments choose it from `C_GRID` on the dev split
         (or by cross-validation where a corpus has no dev split) and report the choice.
-    solver: scikit-learn's solver, or "auto": newton-cg below 100,000 training pairs, saga from
-        there. newton-cg converges in a few Newton steps made of sparse matrix products; lbfgs
-        reaches the same optimum, but scipy's L-BFGS-B update costs O(10 x parameters) per
-        iteration and takes ~15x more iterations (50,000 SNLI-shaped pairs: 12.5 s against 5.5 s,
-        dev accuracy within 0.2 points) and keeps 10 parameter copies (~8.6 GB at 18M columns).
-        At SNLI scale newton-cg's inner iterations grow with the data (550,152 pairs, C=0.1: 81 s),
-        while saga needs the same ~8 epochs at 55,000 and 550,152 pairs (0.4 s and 8.1 s; dev
-        accuracy 63.2% and 63.3% on the benchmark corpus, vs 61.9% for newton-cg at 100,000).
-    tol: stopping tolerance; None takes the solver's default here (newton-cg 1e-3, saga 1e-2:
-        on SICK, 1e-3 vs 1e-4 for newton-cg changed no dev accuracy by more than 0.2 points).
+    solver: scikit-learn's solver, or "auto": newton-cg below `AUTO_SAGA_FROM` training pairs,
+        saga from there. newton-cg converges in a few Newton steps of sparse products; lbfgs keeps
+        10 parameter copies (gigabytes at SNLI scale) and needs many more iterations; saga needs
+        about the same number of epochs at any size, where newton-cg's inner iterations grow
+        with the data (measurements: README, "Performance").
+    tol: stopping tolerance; None takes `SOLVER_TOL` for the solver.
     """
 
     def __init__(self, *, C: float = 1.0, solver: str = "auto", max_iter: int = 100, tol: float | None = None,
@@ -76,3 +73,13 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "model_")
         coef = self.model_.coef_
         return np.vstack([-coef[0], coef[0]]) if coef.shape[0] == 1 else coef
+
+
+SPEC = ModelSpec(
+    name="lr",
+    factory=LogisticClassifier,
+    title="logistic regression",
+    input="matrix",
+    tuning=Tuning(grid={"C": C_GRID}),
+    describe=lambda model: {"solver": model.solver_, "iterations": model.n_iter_},
+)

@@ -6,6 +6,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .common import check_training_labels
+from .spec import ModelSpec
 
 
 class MajorityClassifier(ClassifierMixin, BaseEstimator):
@@ -32,3 +33,13 @@ class MajorityClassifier(ClassifierMixin, BaseEstimator):
 
 def _n_rows(X) -> int:
     return X.shape[0] if hasattr(X, "shape") else len(X)
+
+
+SPEC = ModelSpec(
+    name="majority",
+    factory=MajorityClassifier,
+    title="majority class",
+    input="pairs",
+    min_classes=1,
+    describe=lambda model: {"majority_label": str(model.majority_)},
+)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 
 from experiments.corpora import get_corpus
-from experiments.readers.demo import generate_demo
+from experiments.corpora.demo import generate_demo
 
 
 def test_demo_is_deterministic_and_seeded():
@@ -22,5 +22,7 @@ def test_demo_size_labels_and_tags():
     for p in train:
         assert p.is_annotated and len(p.premise_tokens) == len(p.premise_tags)
         assert " ".join(p.hypothesis_tokens).replace(" .", ".") == p.hypothesis
-    assert {p.premise for p in train}.isdisjoint(set()) and len({(p.premise, p.hypothesis) for p in train}) > 3000
+    assert len({p.premise for p in train}) > 500 and len({(p.premise, p.hypothesis) for p in train}) > 3000
+    dev = {(p.premise, p.hypothesis) for p in corpus.load("dev").pairs}
+    assert len(dev - {(p.premise, p.hypothesis) for p in train}) > 500  # dev is not a copy of train
     assert any(" not " in p.hypothesis for p in train) and any(p.hypothesis.startswith("No ") for p in train)

@@ -9,8 +9,8 @@ import zipfile
 
 import pytest
 
+from experiments.corpora.sources import DownloadError, download
 from experiments.download import main as download_main
-from experiments.downloads import DownloadError, download
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -13,7 +13,16 @@ from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
-from features import BUILTIN, FEATURE_TYPES, GROUPS, PairFeaturizer, register_feature, resolve, unregister_feature
+from features import (
+    BUILTIN,
+    FEATURE_TYPES,
+    GROUPS,
+    PAPER_TYPES,
+    PairFeaturizer,
+    register_feature,
+    resolve,
+    unregister_feature,
+)
 from features.bleu import Bleu
 from features.cross_bigrams import CrossBigrams
 from features.cross_unigrams import CrossUnigrams
@@ -62,6 +71,20 @@ def test_overlap_repeated_words_and_empty_hypothesis():
 def test_length_diff():
     pairs = [make_pair("a b c d", "a b"), make_pair("a", "a b c"), make_pair("", "")]
     assert LengthDiff().raw_values(pairs).ravel().tolist() == [-2, 2, 0]
+
+
+def test_scaling_of_real_values():
+    pairs = [make_pair("a b c d", "a b"), make_pair("a", "a b c d e"), make_pair("a b", "a b")]  # -2, 4, 0
+    maxabs = LengthDiff(scale="maxabs")
+    assert maxabs.fit_transform(pairs).toarray().ravel().tolist() == [-0.5, 1.0, 0.0]
+    assert maxabs.transform([make_pair("a", "a b c d e f g h i")]).toarray().tolist() == [[2.0]]  # train's scale
+    standard = LengthDiff(scale="standard").fit_transform(pairs).toarray().ravel()
+    np.testing.assert_allclose(standard, (np.array([-2, 4, 0]) - 2 / 3) / np.std([-2, 4, 0]), rtol=1e-6)
+    assert LengthDiff(scale="none").fit_transform(pairs).toarray().ravel().tolist() == [-2, 4, 0]
+    constant = LengthDiff(scale="maxabs").fit_transform([make_pair("a", "a")] * 2).toarray()
+    assert constant.tolist() == [[0.0], [0.0]]  # an all-zero column is left as it is, not divided by 0
+    with pytest.raises(ValueError, match="scale must be one of 'none', 'standard', 'maxabs'"):
+        LengthDiff(scale="minmax").fit(pairs)
 
 
 def test_hyp_ngrams_one_token_and_punctuation():
@@ -194,7 +217,7 @@ def test_batch_equals_one_at_a_time_and_names_align(rows):
     featurizer = PairFeaturizer(n_jobs=1, min_count=1).fit(TINY + pairs)
     batch = featurizer.transform(pairs)
     alone = sp.vstack([featurizer.transform([p]) for p in pairs]).tocsr()
-    assert abs(batch - alone).max() == 0 if batch.nnz or alone.nnz else True
+    assert batch.shape == alone.shape and (batch != alone).nnz == 0
     names = featurizer.get_feature_names_out()
     assert len(names) == batch.shape[1]
     for i, pair in enumerate(pairs):
@@ -214,7 +237,7 @@ def test_batch_equals_one_at_a_time_and_names_align(rows):
 
 @pytest.fixture(params=sorted(FEATURE_TYPES))
 def feature(request):
-    return build(request.param, lowercase=True, tag_match="exact", scale="standard", smoothing="exp")
+    return build(request.param, {"lowercase": True, "tag_match": "exact", "scale": "standard", "bleu_smoothing": "exp"})
 
 
 def test_contract(feature):
@@ -224,11 +247,11 @@ def test_contract(feature):
     assert sp.issparse(X) and X.format == "csr" and X.dtype == np.float32 and X.shape[0] == len(TINY)
     names = feature.get_feature_names_out()
     assert len(names) == X.shape[1] and all(n.startswith(feature.name + ":") for n in names)
-    assert abs(feature.transform(TINY) - X).max() == 0 if X.nnz else True
+    assert X.nnz > 0 and (feature.transform(TINY) != X).nnz == 0
     unseen = [make_pair("Quokkas juggle .", "Wombats dance .", premise_tags="NNS VBP .", hypothesis_tags="NNS VBP .")]
     assert feature.transform(unseen).shape == (1, X.shape[1])
     restored = pickle.loads(pickle.dumps(feature))
-    assert abs(restored.transform(TINY) - X).max() == 0 if X.nnz else True
+    assert (restored.transform(TINY) != X).nnz == 0
     fresh = clone(feature)
     assert fresh.get_params() == feature.get_params() and not hasattr(fresh, "encoder_")
     with pytest.raises(ValueError, match="sequence of pairs"):
@@ -267,6 +290,11 @@ def test_combiner_ablation_is_column_removal():
     kept = [i for i, n in enumerate(full_names) if not n.startswith("cross_bigrams:")]
     assert abs(X[:, kept] - ablated.transform(TINY)).max() == 0
     assert full.feature_name(full.slices_["cross_unigrams"].start).startswith("cross_unigrams:")
+    cols = full.columns_for(["bleu", "cross_unigrams"])
+    assert [full_names[c].split(":")[0] for c in cols] == ["bleu"] + ["cross_unigrams"] * (len(cols) - 1)
+    assert (full.columns_for("unigrams_only") == np.array(kept)).all()
+    with pytest.raises(ValueError, match="not in this featurizer"):
+        ablated.columns_for(["cross_bigrams"])
     restored = pickle.loads(pickle.dumps(full))
     assert abs(restored.transform(TINY) - X).max() == 0
 
@@ -283,6 +311,8 @@ def test_custom_feature_by_name():
         X = featurizer.transform(pairs).toarray()
         assert X[-1, -2] == 1.0 and X[0, -2] == 0.0 and X[-1, -1] == 5.0
         assert "negation" not in PairFeaturizer(features="unlexicalized,negation", ablate=["negation"]).feature_types
+        # A registered type never changes what the paper's groups mean.
+        assert resolve("lexicalized") == list(PAPER_TYPES) and "negation" not in resolve("unigrams_only")
         with pytest.raises(ValueError, match="already taken"):
             register_feature("negation", negation)
     finally:
@@ -295,8 +325,8 @@ def test_custom_feature_by_name():
 
 @pytest.mark.parametrize("tag_match", ["exact", "first_letter"])
 def test_same_features_as_the_dict_build(tag_match):
-    from experiments.dict_features import dict_featurize
-    from experiments.synthetic import generate_pairs
+    from experiments.corpora.synthetic import generate_pairs
+    from experiments.measure.dict_reference import dict_featurize
     pairs = TINY + generate_pairs(300, seed=3, vocab_size=60)
     X_dict, vectorizer = dict_featurize(pairs, tag_match=tag_match)
     dict_names = vectorizer.get_feature_names_out()

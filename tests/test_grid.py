@@ -3,25 +3,26 @@ from __future__ import annotations
 
 import pytest
 
-from experiments.cli import UsageError
-from experiments.grid import grid_backend
-from experiments.runner import RunConfig, run
+from experiments.engine.config import RunConfig
+from experiments.engine.errors import UsageError
+from experiments.engine.experiment import run
+from experiments.engine.parallel import grid_backend
 
 
 def metrics_by_row(record):
-    return {r["name"]: (r["metrics"]["dev"]["accuracy"], r.get("selection", {}).get("C")) for r in record["rows"]}
+    return {r["name"]: (r["metrics"]["dev"]["accuracy"], r.get("selection", {}).get("chosen")) for r in record["rows"]}
 
 
 def test_ablation_table_rows():
     record = run(RunConfig(dataset="demo", ablation_table=True, features="unlexicalized", progress=False,
-                           c_grid=(1.0,), jobs=2))
+                           grids={"C": (1.0,)}, jobs=2))
     assert [r["name"] for r in record["rows"]] == ["unlexicalized", "-bleu", "-length_diff", "-overlap"]
     assert record["rows"][1]["features"] == ["length_diff", "overlap"]
 
 
 def test_dask_local_cluster_gives_the_local_results():
     distributed = pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
-    config = dict(dataset="demo", paper_table=True, progress=False, c_grid=(0.1, 1.0))
+    config = dict(dataset="demo", paper_table=True, progress=False, grids={"C": (0.1, 1.0)})
     local = run(RunConfig(**config, jobs=2))
     with distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:

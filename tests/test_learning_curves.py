@@ -9,7 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from learning_curves.curve import Point, fit_point, parse_sizes, sample
+from learning_curves.curve import Point, fit_point, parse_config, parse_sizes, sample
 from tests.conftest import REPO
 
 
@@ -99,7 +99,7 @@ def test_single_class_sample_predicts_that_class():
     X = np.eye(4)
     y = np.array(["entailment", "entailment", "neutral", "contradiction"], dtype=object)
     inputs = {"X": (X, X, X), "y": (y, y, y)}
-    from experiments.runner import RunConfig
-    row = fit_point(Point("lexicalized", 1, "1", 0), inputs, RunConfig(progress=False))
+    from experiments.engine.config import RunConfig
+    row = fit_point(Point("lexicalized", 1, "1", 0), parse_config("lexicalized"), inputs, RunConfig(progress=False))
     seen = y[sample(4, 1, 0)][0]
     assert row["train_accuracy"] == 1.0 and row["eval_accuracy"] == np.mean(y == seen)  # predicts `seen` everywhere

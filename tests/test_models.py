@@ -80,3 +80,15 @@ def test_logistic_three_classes_and_weights():
     binary = LogisticClassifier().fit(np.eye(2)[[0, 1, 0, 1]], ["x", "y", "x", "y"])
     w = binary.class_weights()
     assert w.shape == (2, 2) and np.allclose(w[0], -w[1])
+
+
+def test_solver_auto_switches_to_saga_on_large_training_sets(monkeypatch):
+    import models.logistic as logistic
+    X = np.eye(3)[[0, 1, 2, 0, 1, 2, 0, 1]]
+    y = ["e", "n", "c", "e", "n", "c", "e", "n"]
+    assert LogisticClassifier().fit(X, y).solver_ == "newton-cg"
+    monkeypatch.setattr(logistic, "AUTO_SAGA_FROM", 8)
+    model = LogisticClassifier(C=10.0).fit(X, y)
+    assert model.solver_ == "saga" and model.model_.tol == logistic.SOLVER_TOL["saga"]
+    assert list(model.predict(X)) == y
+    assert LogisticClassifier(solver="lbfgs").fit(X, y).solver_ == "lbfgs"  # an explicit solver is kept

@@ -10,16 +10,17 @@ import sys
 import joblib
 import pytest
 
-from experiments.predictor import MODEL_FORMAT, ModelFileError, load_predictor
-from experiments.readers.demo import generate_demo
-from experiments.runner import RunConfig, run
+from experiments.corpora.demo import generate_demo
+from experiments.engine.config import RunConfig
+from experiments.engine.experiment import run
+from experiments.outputs.model_files import MODEL_FORMAT, ModelFileError, load_predictor
 from tests.conftest import REPO
 
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     out = tmp_path_factory.mktemp("model")
-    record = run(RunConfig(dataset="demo", progress=False, c_grid=(0.3,)))
+    record = run(RunConfig(dataset="demo", progress=False, grids={"C": (0.3,)}))
     predictor = next(iter(record["_predictors"].values()))
     path = out / "demo.model"
     predictor.save(path)

@@ -6,14 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from experiments.corpora import CORPORA, CorpusNotFoundError, custom_corpus, get_corpus, two_class
-from experiments.readers.common import DataFormatError
-from experiments.readers.custom import read_custom
-from experiments.readers.glue import read_ax, read_rte
-from experiments.readers.pascal import read_pascal
-from experiments.readers.sick import read_sick
-from experiments.readers.snli import read_nli, tokens_and_tags
-from experiments.readers.superglue import read_superglue
+from experiments.corpora import CORPORA, CorpusNotFoundError, custom_corpus, get_corpus
+from experiments.corpora.readers.common import DataFormatError
+from experiments.corpora.readers.custom import read_custom
+from experiments.corpora.readers.glue import read_ax, read_rte
+from experiments.corpora.readers.pascal import read_pascal
+from experiments.corpora.readers.sick import read_sick
+from experiments.corpora.readers.snli import read_nli, tokens_and_tags
+from experiments.corpora.readers.superglue import read_superglue
+from features.labels import two_class
 
 # ---------------------------------------------------------------- shared corpora
 

@@ -7,7 +7,8 @@ import sys
 
 import pytest
 
-from experiments.runner import RunConfig, run
+from experiments.engine.config import RunConfig
+from experiments.engine.experiment import run
 from tests.conftest import REPO
 
 
@@ -19,7 +20,8 @@ def run_cli(*args, cwd=REPO):
 def demo_records(tmp_path_factory):
     out = tmp_path_factory.mktemp("runs")
     results = {}
-    for name, extra in {"full": [], "ablated": ["--ablate", "cross_bigrams"], "again": []}.items():
+    for name, extra in {"full": [], "ablated": ["--ablate", "cross_bigrams"], "again": [],
+                        "unigrams_only": ["--features", "unigrams_only"]}.items():
         path = out / f"{name}.json"
         done = run_cli("--dataset", "demo", "--quiet", "--top-features", "3", "--out", str(path), *extra)
         assert done.returncode == 0, done.stderr
@@ -27,11 +29,19 @@ def demo_records(tmp_path_factory):
     return results
 
 
-def test_ablation_runs_and_changes_accuracy(demo_records):
+def test_ablation_removes_exactly_the_ablated_columns(demo_records):
     full, ablated = demo_records["full"][0], demo_records["ablated"][0]
     assert ablated["features"]["active"] == ["bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams"]
     assert ablated["features"]["ablated"] == ["cross_bigrams"]
-    assert full["metrics"]["dev"]["accuracy"] != ablated["metrics"]["dev"]["accuracy"]
+    # The ablated model is the paper's "unigrams only" row: the same columns, the same numbers.
+    same = demo_records["unigrams_only"][0]
+    assert ablated["rows"][0]["n_columns"] == same["rows"][0]["n_columns"]
+    assert ablated["metrics"] == same["metrics"] and ablated["rows"][0]["selection"] == same["rows"][0]["selection"]
+    assert 0 < ablated["rows"][0]["n_columns"] < full["rows"][0]["n_columns"]
+    for record in (ablated, same):
+        named = [n for feats in record["rows"][0]["top_features"].values() for n, _ in feats]
+        assert named and not any(n.startswith("cross_bigrams:") for n in named)
+    assert any(n.startswith("cross_bigrams:") for feats in full["rows"][0]["top_features"].values() for n, _ in feats)
 
 
 def test_record_fields(demo_records):

@@ -9,9 +9,9 @@ import zipfile
 import pytest
 from sklearn.metrics import matthews_corrcoef
 
-from experiments.diagnostics import breakdown
-from experiments.readers.glue import read_ax
-from experiments.submissions import TASKS, SubmissionError, bundle, validate, write_predictions
+from experiments.corpora.readers.glue import read_ax
+from experiments.outputs.breakdown import breakdown
+from experiments.outputs.submissions import TASKS, SubmissionError, bundle, validate, write_predictions
 from tests.conftest import REPO
 
 

@@ -1,43 +1,60 @@
 """Human-readable tables of a run record."""
 from __future__ import annotations
 
-# The SNLI paper's figures (Bowman et al. 2015, Tables 4 and 5; test accuracy %), by dataset and row.
-PAPER = {
-    "sick": {"lexicalized": 77.8, "unigrams_only": 77.0, "unlexicalized": 69.6, "edit_distance": 65.4,
-             "lr_two_class": 71.4, "majority": 71.0},
-    "snli": {"lexicalized": 78.2, "unigrams_only": 71.6, "unlexicalized": 50.4, "edit_distance": 71.9,
-             "lr_two_class": 72.2, "majority": 66.0},
-    "rte3": {"edit_distance": 61.9, "lexicalized": 61.5},
-}
+from .published import published
 
 
 def _pct(x) -> str:
     return "" if x is None else f"{100 * x:.1f}"
 
 
-def summary_table(record: dict) -> str:
-    """One line per row: train and eval accuracy, macro-F1, chosen C, seconds, the paper's figure."""
-    eval_name = record["data"]["eval_split"]
-    paper = PAPER.get(record["data"]["dataset"], {})
-    head = ["row", "classes", "train acc", f"{eval_name} acc", "macro-F1", "C", "seconds", "paper (test)"]
-    lines = [head]
-    for row in record["rows"]:
-        m = row["metrics"]
-        lines.append([row["name"], str(len(row["labels"])), _pct(m["train"]["accuracy"]),
-                      _pct(m[eval_name]["accuracy"]), _pct(m[eval_name]["macro_f1"]),
-                      str(row.get("selection", {}).get("C", "")), f"{row['seconds']:.1f}",
-                      str(paper.get(row["name"], ""))])
-    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+def _chosen(row: dict) -> str:
+    chosen = row.get("selection", {}).get("chosen", {})
+    return ", ".join(f"{name}={value}" for name, value in chosen.items())
+
+
+def _table(lines: list[list[str]]) -> list[str]:
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     out = []
     for n, line in enumerate(lines):
-        out.append("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths))))
+        out.append("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
+                             for i, (cell, w) in enumerate(zip(line, widths))).rstrip())
         if n == 0:
             out.append("  ".join("-" * w for w in widths))
+    return out
+
+
+def summary_table(record: dict) -> str:
+    """One line per row: train and eval accuracy, macro-F1, chosen settings, seconds, the published figure."""
+    eval_name = record["data"]["eval_split"]
+    dataset = record["data"]["dataset"]
+    head = ["row", "classes", "train acc", f"{eval_name} acc", "macro-F1", "chosen", "seconds", "published (test)"]
+    lines, sources = [head], {}
+    for row in record["rows"]:
+        m = row["metrics"]
+        figure = published(dataset, row["model"], row["features"], len(row["labels"]))
+        cell = ""
+        if figure is not None:
+            sources[figure.source.key] = figure.source.text
+            cell = f"{figure.value:.1f} [{figure.source.key}]"
+        lines.append([row["name"], str(len(row["labels"])), _pct(m["train"]["accuracy"]),
+                      _pct(m[eval_name]["accuracy"]), _pct(m[eval_name]["macro_f1"]), _chosen(row),
+                      f"{row['seconds']:.1f}", cell])
+    out = _table(lines)
+    out += [f"  [{key}] {text}" for key, text in sources.items()]
     return "\n".join(out)
 
 
+def _value(value) -> str:
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    if isinstance(value, dict):
+        return "(" + ", ".join(f"{k} {_value(v)}" for k, v in value.items()) + ")"
+    return str(value)
+
+
 def detail(row: dict, eval_name: str) -> str:
-    """Per-class precision/recall/F1 and the confusion matrix of one row."""
+    """Per-class precision/recall/F1, the confusion matrix, the selection and the fitted model of one row."""
     m = row["metrics"][eval_name]
     labels = m["confusion"]["labels"]
     width = max(12, *(len(x) for x in labels))
@@ -52,13 +69,10 @@ def detail(row: dict, eval_name: str) -> str:
     for label, counts in zip(labels, m["confusion"]["matrix"]):
         out.append(f"  {label:<{width}} " + " ".join(f"{c:>12d}" for c in counts))
     if "selection" in row:
-        grid = ", ".join(f"{c}: {100 * a:.1f}" for c, a in row["selection"]["grid"].items())
-        out.append(f"  C = {row['selection']['C']} chosen by {row['selection']['by']} ({grid})")
-    if "edit_distance" in row:
-        ed = row["edit_distance"]
-        w = ed["weights"]
-        out.append(f"  weights delete {w['delete']}, insert {w['insert']}, substitute {w['substitute']}; "
-                   f"threshold {ed['threshold']:.4f}")
+        scores = ", ".join(f"{name}: {100 * a:.1f}" for name, a in row["selection"]["scores"].items())
+        out.append(f"  {_chosen(row)} chosen by {row['selection']['by']}" + (f" ({scores})" if scores else ""))
+    if row.get("fitted"):
+        out.append("  fitted: " + ", ".join(f"{k} {_value(v)}" for k, v in row["fitted"].items()))
     if "evaluation" in row:
         out.append(f"  scored by {row['evaluation']}")
     for label, feats in row.get("top_features", {}).items():

@@ -12,25 +12,18 @@ from functools import partial
 from pathlib import Path
 from typing import Callable, Mapping
 
+from features.labels import BINARY01, CB3, NLI2, NLI3, is_two_class
+
+from .demo import read_demo
 from .readers.common import SplitData
 from .readers.custom import read_custom
-from .readers.demo import read_demo
 from .readers.glue import read_ax, read_qnli, read_rte, read_wnli
 from .readers.pascal import read_pascal
 from .readers.sick import read_sick
 from .readers.snli import read_nli
 from .readers.superglue import read_superglue
 
-NLI3 = ("entailment", "neutral", "contradiction")
-NLI2 = ("entailment", "not_entailment")
 DEFAULT_DATA_DIR = "data"
-
-
-def two_class(label: str | None) -> str | None:
-    """Entailment vs the rest: neutral and contradiction become not_entailment."""
-    if label is None:
-        return None
-    return "entailment" if label == "entailment" else "not_entailment"
 
 
 class CorpusNotFoundError(FileNotFoundError):
@@ -68,7 +61,6 @@ class Corpus:
     download: str | None = None
     dev_split: str | None = "dev"
     test_split: str | None = "test"
-    glue_name: str | None = None
 
     @property
     def splits(self) -> tuple[str, ...]:
@@ -76,7 +68,7 @@ class Corpus:
 
     @property
     def is_two_class(self) -> bool:
-        return self.labels is not None and set(self.labels) == set(NLI2)
+        return is_two_class(self.labels)
 
     def candidates(self, split: str, data_dir: Path) -> list[Path]:
         return [Path(rel) if Path(rel).is_absolute() else data_dir / rel for rel in self.files.get(split, ())]
@@ -109,8 +101,8 @@ def gc_paused():
     """Pause Python's cyclic garbage collector while millions of acyclic objects are built.
 
     Each collection of the oldest generation scans every live object, so building a large corpus
-    with it on costs more per pair the larger the corpus (SNLI-sized jsonl: 30 vs 22 us per pair
-    at 550k vs 55k pairs). Pairs hold no reference cycles, so nothing is left uncollected.
+    with it on costs more per pair the larger the corpus. Pairs hold no reference cycles, so
+    nothing is left uncollected.
     """
     enabled = gc.isenabled()
     gc.disable()
@@ -166,20 +158,17 @@ register(Corpus("mnli", "MultiNLI 1.0 (jsonl/txt) or GLUE MNLI (tsv); tags from 
                  "dev_mismatched": _mnli_files("dev_mismatched"),
                  "test_matched": ("glue/MNLI/test_matched.tsv",),
                  "test_mismatched": ("glue/MNLI/test_mismatched.tsv",)},
-                read_nli, download="mnli", dev_split="dev_matched", test_split="test_matched",
-                glue_name="MNLI-m"))
+                read_nli, download="mnli", dev_split="dev_matched", test_split="test_matched"))
 register(Corpus("sick", "SICK (SemEval-2014 Task 1): TRAIN/TRIAL/TEST rows of SICK.txt", NLI3,
                 {s: ("sick/SICK.txt", "SICK/SICK.txt") for s in ("train", "dev", "test")}, read_sick,
                 download="sick"))
 register(Corpus("rte", "GLUE RTE (tsv; test unlabeled)", NLI2,
                 {s: (f"glue/RTE/{s}.tsv", f"RTE/{s}.tsv") for s in ("train", "dev", "test")}, read_rte,
-                download="rte", glue_name="RTE"))
+                download="rte"))
 register(Corpus("qnli", "GLUE QNLI (tsv; question as premise, sentence as hypothesis; test unlabeled)", NLI2,
-                {s: (f"glue/QNLI/{s}.tsv", f"QNLI/{s}.tsv") for s in ("train", "dev", "test")}, read_qnli,
-                glue_name="QNLI"))
-register(Corpus("wnli", "GLUE WNLI (tsv; labels 1 = entailment, 0; test unlabeled)", ("0", "1"),
-                {s: (f"glue/WNLI/{s}.tsv", f"WNLI/{s}.tsv") for s in ("train", "dev", "test")}, read_wnli,
-                glue_name="WNLI"))
+                {s: (f"glue/QNLI/{s}.tsv", f"QNLI/{s}.tsv") for s in ("train", "dev", "test")}, read_qnli))
+register(Corpus("wnli", "GLUE WNLI (tsv; labels 1 = entailment, 0; test unlabeled)", BINARY01,
+                {s: (f"glue/WNLI/{s}.tsv", f"WNLI/{s}.tsv") for s in ("train", "dev", "test")}, read_wnli))
 for _n in (1, 2, 3):
     register(Corpus(f"rte{_n}", f"PASCAL RTE-{_n} XML (train = its dev file, test = its test file)", NLI2,
                     {"train": _pascal_files(_n, "dev"), "test": _pascal_files(_n, "test")}, read_pascal,
@@ -187,20 +176,19 @@ for _n in (1, 2, 3):
 register(Corpus("ax", "GLUE diagnostic (AX): diagnostic.tsv (unlabeled) and diagnostic-full.tsv (labeled)", NLI3,
                 {"test": ("glue/AX/diagnostic.tsv", "AX/diagnostic.tsv"),
                  "test_labeled": ("glue/AX/diagnostic-full.tsv", "AX/diagnostic-full.tsv")}, read_ax,
-                download="ax", dev_split=None, glue_name="AX"))
+                download="ax", dev_split=None))
 register(Corpus("cb", "SuperGLUE CommitmentBank (jsonl; val is dev, test unlabeled)",
-                ("entailment", "contradiction", "neutral"),
+                CB3,
                 {"train": ("superglue/CB/train.jsonl",), "dev": ("superglue/CB/val.jsonl",),
                  "test": ("superglue/CB/test.jsonl",)},
-                partial(read_superglue, labels=("entailment", "contradiction", "neutral")),
-                download="superglue-cb", glue_name="CB"))
+                partial(read_superglue, labels=CB3),
+                download="superglue-cb"))
 register(Corpus("superglue-rte", "SuperGLUE RTE (jsonl; val is dev, test unlabeled)", NLI2,
                 {"train": ("superglue/RTE/train.jsonl",), "dev": ("superglue/RTE/val.jsonl",),
-                 "test": ("superglue/RTE/test.jsonl",)}, read_superglue, download="superglue-rte",
-                glue_name="RTE"))
+                 "test": ("superglue/RTE/test.jsonl",)}, read_superglue, download="superglue-rte"))
 register(Corpus("ax-b", "SuperGLUE broad-coverage diagnostic AX-b (jsonl)", NLI2,
                 {"test": ("superglue/AX-b/AX-b.jsonl",)}, read_superglue, download="superglue-ax-b",
-                dev_split=None, glue_name="AX-b"))
+                dev_split=None))
 register(Corpus("demo", "synthetic 3-class corpus generated by the suite (no files, no tagger)", NLI3,
                 {"train": (), "dev": (), "test": ()}, generate=read_demo))
 

@@ -6,19 +6,20 @@ GLUE: `<Task>.tsv`, header `index<TAB>prediction`, rows in test order. SuperGLUE
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-NLI2 = ("entailment", "not_entailment")
-NLI3 = ("entailment", "neutral", "contradiction")
+from features.annotation import annotate
+from features.atomic import atomic_path, atomic_write
+from features.labels import BINARY01, CB3, NLI2, NLI3
+
+from ..corpora import Corpus, CorpusNotFoundError, get_corpus
 
 
 @dataclass(frozen=True)
-class BenchmarkTask:
+class SubmissionTask:
     """A test set with a prediction file: which corpus split it predicts and which labels it takes.
 
     size: the official number of test examples (a different count is reported, not refused: the
@@ -37,23 +38,23 @@ class BenchmarkTask:
         return f"{self.name}.tsv" if self.benchmark == "glue" else f"{self.name}.jsonl"
 
 
-TASKS: dict[tuple[str, str], BenchmarkTask] = {}
+TASKS: dict[tuple[str, str], SubmissionTask] = {}
 
 
-def register(task: BenchmarkTask) -> BenchmarkTask:
+def register(task: SubmissionTask) -> SubmissionTask:
     TASKS[(task.benchmark, task.name)] = task
     return task
 
 
-register(BenchmarkTask("RTE", "glue", "rte", "test", NLI2, 3000))
-register(BenchmarkTask("MNLI-m", "glue", "mnli", "test_matched", NLI3, 9796))
-register(BenchmarkTask("MNLI-mm", "glue", "mnli", "test_mismatched", NLI3, 9847))
-register(BenchmarkTask("AX", "glue", "ax", "test", NLI3, 1104))
-register(BenchmarkTask("QNLI", "glue", "qnli", "test", NLI2, 5463))
-register(BenchmarkTask("WNLI", "glue", "wnli", "test", ("0", "1"), 146))
-register(BenchmarkTask("RTE", "superglue", "superglue-rte", "test", NLI2, 3000))
-register(BenchmarkTask("CB", "superglue", "cb", "test", ("entailment", "contradiction", "neutral"), 250))
-register(BenchmarkTask("AX-b", "superglue", "ax-b", "test", NLI2, 1104))
+register(SubmissionTask("RTE", "glue", "rte", "test", NLI2, 3000))
+register(SubmissionTask("MNLI-m", "glue", "mnli", "test_matched", NLI3, 9796))
+register(SubmissionTask("MNLI-mm", "glue", "mnli", "test_mismatched", NLI3, 9847))
+register(SubmissionTask("AX", "glue", "ax", "test", NLI3, 1104))
+register(SubmissionTask("QNLI", "glue", "qnli", "test", NLI2, 5463))
+register(SubmissionTask("WNLI", "glue", "wnli", "test", BINARY01, 146))
+register(SubmissionTask("RTE", "superglue", "superglue-rte", "test", NLI2, 3000))
+register(SubmissionTask("CB", "superglue", "cb", "test", CB3, 250))
+register(SubmissionTask("AX-b", "superglue", "ax-b", "test", NLI2, 1104))
 
 # What a model trained on a corpus writes. The diagnostics ride along: GLUE AX with the MultiNLI
 # model (or any three-class model on request), SuperGLUE AX-b with the SuperGLUE RTE model.
@@ -65,22 +66,10 @@ DIAGNOSTICS = {("glue", "AX"), ("superglue", "AX-b")}
 
 
 class SubmissionError(ValueError):
-    """A prediction file that does not match its test set."""
+    """A prediction file that does not match its test set, or a task this model cannot predict."""
 
 
-def _atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def write_predictions(task: BenchmarkTask, ids: Sequence[str], labels: Sequence[str], out_dir: Path) -> Path:
+def write_predictions(task: SubmissionTask, ids: Sequence[str], labels: Sequence[str], out_dir: Path) -> Path:
     """Write `task`'s file in `out_dir` (rows in the given test order), then validate it."""
     if len(ids) != len(labels):
         raise SubmissionError(f"{task.name}: {len(ids)} test ids but {len(labels)} predictions")
@@ -92,12 +81,12 @@ def write_predictions(task: BenchmarkTask, ids: Sequence[str], labels: Sequence[
         text = "index\tprediction\n" + "".join(f"{i}\t{label}\n" for i, label in zip(ids, labels))
     else:
         text = "".join(json.dumps({"idx": int(i), "label": label}) + "\n" for i, label in zip(ids, labels))
-    _atomic_write(path, text)
+    atomic_write(path, text)
     validate(task, path, ids)
     return path
 
 
-def read_predictions(task: BenchmarkTask, path: Path) -> list[tuple[str, str]]:
+def read_predictions(task: SubmissionTask, path: Path) -> list[tuple[str, str]]:
     """(id, label) rows of a prediction file, checking its layout."""
     rows = []
     with open(path, encoding="utf-8", newline="") as handle:
@@ -122,7 +111,7 @@ def read_predictions(task: BenchmarkTask, path: Path) -> list[tuple[str, str]]:
     return rows
 
 
-def validate(task: BenchmarkTask, path: Path, test_ids: Sequence[str]) -> dict:
+def validate(task: SubmissionTask, path: Path, test_ids: Sequence[str]) -> dict:
     """Row count, id order and label vocabulary of a written file against the task's test ids."""
     rows = read_predictions(task, path)
     if len(rows) != len(test_ids):
@@ -142,11 +131,54 @@ def validate(task: BenchmarkTask, path: Path, test_ids: Sequence[str]) -> dict:
 
 def bundle(paths: Sequence[Path], zip_path: Path) -> Path:
     """A flat zip of the written files (what the GLUE/SuperGLUE servers take), written atomically."""
-    zip_path = Path(zip_path)
-    zip_path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = zip_path.with_name(f".{zip_path.name}.tmp")
-    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in paths:
-            archive.write(path, arcname=Path(path).name)
-    tmp.replace(zip_path)
-    return zip_path
+    with atomic_path(zip_path) as tmp:
+        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in paths:
+                archive.write(path, arcname=Path(path).name)
+    return Path(zip_path)
+
+
+def submission_tasks(corpus: Corpus, benchmark: str, with_ax: bool = False) -> list[SubmissionTask]:
+    """The prediction files a model trained on `corpus` writes for `benchmark` ("glue"/"superglue")."""
+    names = list(BY_CORPUS.get((benchmark, corpus.name), []))
+    if benchmark == "glue" and with_ax and "AX" not in names:
+        names.append("AX")
+    if not names or all((benchmark, n) in DIAGNOSTICS for n in names):
+        known = sorted({c for b, c in BY_CORPUS if b == benchmark})
+        raise SubmissionError(f"{corpus.name} has no {benchmark.upper()} test set to predict; "
+                              f"{benchmark} tasks come from: {', '.join(known)}"
+                              + (" (or --with-ax for the GLUE diagnostic)" if benchmark == "glue" else ""))
+    return [TASKS[(benchmark, n)] for n in names]
+
+
+def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, data_dir=None,
+                      on_bad_row: str = "error", jobs: int = 1, progress: bool = False, with_ax: bool = False,
+                      zip_path: Path | None = None, log=print) -> list[Path]:
+    """Predict each task's test split with `predictor` and write its file.
+
+    out_dirs: benchmark ("glue"/"superglue") -> directory. A diagnostic whose data is missing is
+    skipped with a note; a missing test set of a main task is an error.
+    """
+    written = []
+    for benchmark, out_dir in out_dirs.items():
+        for task in submission_tasks(corpus, benchmark, with_ax):
+            task_corpus = get_corpus(task.corpus)
+            try:
+                pairs = task_corpus.load(task.split, data_dir, on_bad_row).pairs
+            except CorpusNotFoundError as exc:
+                if (benchmark, task.name) in DIAGNOSTICS:
+                    log(f"skipping {task.filename}: {str(exc).splitlines()[0]}")
+                    continue
+                raise
+            pairs = annotate(pairs, progress=progress, jobs=jobs)
+            labels = [str(label) for label in predictor.predict(pairs)]
+            if set(labels) - set(task.labels):
+                raise SubmissionError(f"{task.filename} takes labels {list(task.labels)}, but this model predicts "
+                                      f"{sorted(set(predictor.labels))} (a {len(predictor.labels)}-class model)")
+            path = write_predictions(task, [p.id for p in pairs], labels, out_dir)
+            log(f"wrote {path} ({len(pairs)} rows, validated against {task_corpus.name} {task.split})")
+            written.append(path)
+    if zip_path and written:
+        bundle(written, zip_path)
+        log(f"bundled {len(written)} file(s) into {zip_path}")
+    return written

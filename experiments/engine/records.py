@@ -4,11 +4,11 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
-import os
 import platform
 import sys
-import tempfile
 from pathlib import Path
+
+from features.atomic import atomic_open
 
 PACKAGES = ("nli-baselines", "numpy", "scipy", "scikit-learn", "pandas", "sacrebleu", "spacy", "nltk", "joblib",
             "rapidfuzz")
@@ -42,15 +42,7 @@ def peak_rss_bytes() -> int:
 
 
 def write_json_atomic(path: Path | str, record: dict) -> None:
-    """Write JSON to a temporary file beside `path`, then rename: readers never see half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(record, handle, indent=2, sort_keys=False)
-            handle.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write `record` as indented JSON, atomically (`features.atomic`)."""
+    with atomic_open(path) as handle:
+        json.dump(record, handle, indent=2, sort_keys=False)
+        handle.write("\n")

@@ -3,12 +3,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from features.labels import NLI3
 from features.pair import Pair
 
-from .common import BadRows, SplitData, iter_lines, map_label
+from .common import BadRows, DataFormatError, SplitData, iter_lines, map_label
 
 SICK_SETS = {"TRAIN": "train", "TRIAL": "dev", "TEST": "test"}
-_LABELS = {"ENTAILMENT": "entailment", "NEUTRAL": "neutral", "CONTRADICTION": "contradiction"}
+_LABELS = {label.upper(): label for label in NLI3}
 _REQUIRED = ("pair_ID", "sentence_A", "sentence_B", "entailment_label", "SemEval_set")
 
 
@@ -23,7 +24,6 @@ def read_sick(path: Path, dataset: str, split: str, on_bad_row: str = "error") -
     header = next(lines, (1, ""))[1].split("\t")
     missing = [c for c in _REQUIRED if c not in header]
     if missing:
-        from .common import DataFormatError
         raise DataFormatError(path, 1, f"header lacks column(s) {', '.join(missing)}")
     col = {name: header.index(name) for name in _REQUIRED}
     bad.rows = 0

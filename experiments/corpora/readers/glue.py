@@ -3,19 +3,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from features.labels import BINARY01, NLI2, NLI3
 from features.pair import Pair
 
 from .common import BadRows, SplitData, iter_tsv, map_label
 
-RTE_LABELS = ("entailment", "not_entailment")
-_RTE_MAP = {label: label for label in RTE_LABELS}
-NLI_LABELS = ("entailment", "neutral", "contradiction")
-_NLI_MAP = {label: label for label in NLI_LABELS}
+_NLI_MAP = {label: label for label in NLI3}
 AX_CATEGORIES = ("Lexical Semantics", "Predicate-Argument Structure", "Logic", "Knowledge")
 
 
 def read_glue_pairs(path: Path, dataset: str, split: str, on_bad_row: str = "error",
-                    labels: tuple[str, ...] = RTE_LABELS,
+                    labels: tuple[str, ...] = NLI2,
                     columns: tuple[str, str] = ("sentence1", "sentence2")) -> SplitData:
     """`index<TAB>sentence1<TAB>sentence2[<TAB>label]`, read unquoted (GLUE files are not CSV-quoted).
 
@@ -36,16 +34,16 @@ def read_glue_pairs(path: Path, dataset: str, split: str, on_bad_row: str = "err
 
 def read_qnli(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
     """GLUE QNLI: does the sentence answer the question? (question as premise, sentence as hypothesis)."""
-    return read_glue_pairs(path, dataset, split, on_bad_row, RTE_LABELS, ("question", "sentence"))
+    return read_glue_pairs(path, dataset, split, on_bad_row, NLI2, ("question", "sentence"))
 
 
 def read_wnli(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
     """GLUE WNLI: labels 1 (entailment) and 0."""
-    return read_glue_pairs(path, dataset, split, on_bad_row, ("0", "1"))
+    return read_glue_pairs(path, dataset, split, on_bad_row, BINARY01)
 
 
 def read_rte(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
-    return read_glue_pairs(path, dataset, split, on_bad_row, RTE_LABELS)
+    return read_glue_pairs(path, dataset, split, on_bad_row, NLI2)
 
 
 def read_ax(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
@@ -57,7 +55,7 @@ def read_ax(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> 
     `index` of the unlabeled file.
     """
     if path.name != "diagnostic-full.tsv":
-        return read_glue_pairs(path, dataset, split, on_bad_row, NLI_LABELS)
+        return read_glue_pairs(path, dataset, split, on_bad_row, NLI3)
     bad = BadRows(path, on_bad_row)
     pairs = []
     for index, (number, row) in enumerate(iter_tsv(path, bad, ("Premise", "Hypothesis", "Label"))):

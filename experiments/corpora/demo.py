@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import random
 
+from features.labels import CONTRADICTION, ENTAILMENT, NLI3
 from features.pair import Pair
 
-from .common import SplitData
+from .readers.common import SplitData
 
 DEMO_SIZES = {"train": 4000, "dev": 1000, "test": 1000}
 DEMO_SEED = 13
@@ -91,7 +92,7 @@ class _Scene:
 def _premise_and_hypothesis(rng: random.Random, label: str):
     s = _Scene(rng)
     kind = rng.randrange(5)
-    if label == "entailment":
+    if label == ENTAILMENT:
         if kind == 0:  # hypernym, modifiers dropped
             return s.clause(adj=s.adj), s.clause(noun=NOUNS[s.noun][0], place=False)
         if kind == 1:  # location generalization
@@ -106,7 +107,7 @@ def _premise_and_hypothesis(rng: random.Random, label: str):
         if rng.random() < 0.5:  # the same relation in the same order (cf. the neutral argument swap)
             return _relation(s, rng, swap=False)
         return s.clause(adj=s.adj), s.clause(adj=s.adj, place=False)
-    if label == "contradiction":
+    if label == CONTRADICTION:
         if kind == 0:  # antonym adjective
             return s.clause(adj=s.adj), s.clause(adj=ANTONYMS[s.adj], place=False)
         if kind == 1:  # incompatible action
@@ -176,7 +177,7 @@ def generate_demo(split: str, size: int | None = None, seed: int = DEMO_SEED) ->
         raise ValueError(f"demo has splits {', '.join(DEMO_SIZES)}, not {split!r}")
     size = DEMO_SIZES[split] if size is None else size
     rng = random.Random(f"{seed}:{split}")
-    labels = ("entailment", "neutral", "contradiction")
+    labels = NLI3
     pairs = []
     for i in range(size):
         label = labels[i % 3]

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import numpy as np
 
+from features.labels import NLI3
 from features.pair import Pair
 
 SNLI_TRAIN_PAIRS = 550_152
-LABELS = ("entailment", "neutral", "contradiction")
+LABELS = NLI3
 # Tag mix of content types (by type), and function words for the most frequent ranks.
 _CONTENT_TAGS = {"NN": 0.38, "NNS": 0.12, "JJ": 0.18, "VBG": 0.09, "VBZ": 0.04, "VBP": 0.03, "VBD": 0.03,
                  "VBN": 0.03, "VB": 0.03, "RB": 0.05, "NNP": 0.02}

@@ -10,7 +10,7 @@ import contextlib
 
 import joblib
 
-from .cli import UsageError
+from .errors import UsageError
 
 BACKENDS = ("local", "dask")
 

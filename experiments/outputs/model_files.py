@@ -8,10 +8,11 @@ from pathlib import Path
 import joblib
 import numpy as np
 
+from features.atomic import atomic_path
 from features.combine import PairFeaturizer
-from models import PAIR_INPUT
+from models import get_model
 
-from . import __version__
+from .. import __version__
 
 MODEL_FORMAT = "nli-baselines-model"
 MODEL_FORMAT_VERSION = 1
@@ -34,7 +35,7 @@ class Predictor:
     info: dict = field(default_factory=dict)  # dataset, C, features: recorded for the reader
 
     def _inputs(self, pairs):
-        if self.model_name in PAIR_INPUT or self.featurizer is None:
+        if not get_model(self.model_name).uses_features:
             return list(pairs)
         X = self.featurizer.transform(pairs)
         return X if self.columns is None else X[:, self.columns]
@@ -53,12 +54,9 @@ class Predictor:
 
     def save(self, path: Path | str) -> None:
         """One file: featurizer configuration and vocabulary, classifier, labels, suite version."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp")
-        joblib.dump({"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION,
-                     "suite_version": __version__, "predictor": self}, tmp, compress=3)
-        tmp.replace(path)
+        with atomic_path(path) as tmp:
+            joblib.dump({"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION,
+                         "suite_version": __version__, "predictor": self}, tmp, compress=3)
 
 
 def load_predictor(path: Path | str) -> Predictor:

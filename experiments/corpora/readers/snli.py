@@ -8,12 +8,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from features.labels import NLI3
 from features.pair import Pair
 
 from .common import NO_GOLD, BadRows, SplitData, iter_jsonl, iter_tsv, map_label, require_fields
 
-NLI_LABELS = ("entailment", "neutral", "contradiction")
-_LABEL_MAP = {label: label for label in NLI_LABELS}
+_LABEL_MAP = {label: label for label in NLI3}
 _LEAF = re.compile(r"\(([^\s()]+) ([^\s()]+)\)")
 
 

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from features.labels import NLI2
 from features.pair import Pair
 
 from .common import BadRows, SplitData, iter_jsonl, map_label
 
 
 def read_superglue(path: Path, dataset: str, split: str, on_bad_row: str = "error",
-                   labels: tuple[str, ...] = ("entailment", "not_entailment")) -> SplitData:
+                   labels: tuple[str, ...] = NLI2) -> SplitData:
     """Rows without a `label` key (test files) give unlabeled pairs; ids are `idx`."""
     bad = BadRows(path, on_bad_row)
     mapping = {label: label for label in labels}

@@ -7,8 +7,9 @@ import warnings
 import numpy as np
 from sklearn.metrics import matthews_corrcoef
 
-from .corpora import two_class
-from .readers.glue import AX_CATEGORIES
+from features.labels import NLI2, NOT_ENTAILMENT, two_class
+
+from ..corpora.readers.glue import AX_CATEGORIES
 
 
 def mcc(gold, predicted) -> float | None:
@@ -31,7 +32,7 @@ def breakdown(pairs, predictions: dict[str, str]) -> dict:
     if missing:
         raise ValueError(f"no prediction for {len(missing)} diagnostic example(s), e.g. index {missing[0]}")
     labels = set(predictions.values())
-    binary = labels <= {"entailment", "not_entailment"} and "not_entailment" in labels
+    binary = labels <= set(NLI2) and NOT_ENTAILMENT in labels
     gold = np.array([two_class(p.label) if binary else p.label for p in pairs], dtype=object)
     pred = np.array([predictions[p.id] for p in pairs], dtype=object)
     out = {"metric": "two-class MCC" if binary else "R3 (three-class MCC)", "examples": len(pairs),

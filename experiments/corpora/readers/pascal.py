@@ -4,11 +4,12 @@ from __future__ import annotations
 from pathlib import Path
 from xml.parsers import expat
 
+from features.labels import ENTAILMENT, NOT_ENTAILMENT
 from features.pair import Pair
 
 from .common import BadRows, DataFormatError, SplitData
 
-_LABELS = {"YES": "entailment", "TRUE": "entailment", "NO": "not_entailment", "FALSE": "not_entailment"}
+_LABELS = {"YES": ENTAILMENT, "TRUE": ENTAILMENT, "NO": NOT_ENTAILMENT, "FALSE": NOT_ENTAILMENT}
 
 
 def read_pascal(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:

@@ -1,0 +1,92 @@
+"""Argument groups shared by the command-line scripts, built from the library's own declarations
+(corpus registry, featurizer options, model registry), so a flag's choices live in one place."""
+from __future__ import annotations
+
+import argparse
+
+from features.options import OPTIONS
+from models import C_GRID
+
+from ..corpora import CORPORA, Corpus, custom_corpus, get_corpus
+from ..corpora.readers.common import ON_BAD_ROW_CHOICES
+from ..engine.errors import UsageError
+from ..engine.parallel import BACKENDS
+
+
+def add_data_arguments(parser: argparse.ArgumentParser, dataset_default: str | None = "snli") -> None:
+    group = parser.add_argument_group("data")
+    group.add_argument("--dataset", default=dataset_default, choices=sorted(CORPORA) + ["custom"],
+                       metavar="NAME", help=f"corpus name: {', '.join(sorted(CORPORA))}, or custom "
+                       f"(default: {dataset_default})")
+    group.add_argument("--data-dir", metavar="DIR",
+                       help="where corpora live (default: $NLI_DATA_DIR, else ./data)")
+    group.add_argument("--on-bad-row", choices=ON_BAD_ROW_CHOICES, default="error",
+                       help="stop at the first malformed row, or skip and count it (default: error)")
+    custom = parser.add_argument_group("custom dataset (--dataset custom)")
+    custom.add_argument("--train-file", metavar="FILE", help=".tsv, .csv or .jsonl with named columns")
+    custom.add_argument("--dev-file", metavar="FILE")
+    custom.add_argument("--test-file", metavar="FILE")
+    custom.add_argument("--premise-column", default="premise", metavar="NAME")
+    custom.add_argument("--hypothesis-column", default="hypothesis", metavar="NAME")
+    custom.add_argument("--label-column", default="label", metavar="NAME")
+    custom.add_argument("--id-column", default=None, metavar="NAME")
+
+
+def custom_files(args: argparse.Namespace) -> dict:
+    """The custom dataset's files and columns (empty for a registered corpus)."""
+    if args.dataset != "custom":
+        return {}
+    return {"train": args.train_file, "dev": args.dev_file, "test": args.test_file, "premise": args.premise_column,
+            "hypothesis": args.hypothesis_column, "label": args.label_column, "id": args.id_column}
+
+
+def corpus_from_args(args: argparse.Namespace) -> Corpus:
+    if args.dataset == "custom":
+        c = custom_files(args)
+        try:
+            return custom_corpus(c["train"], c["dev"], c["test"], premise=c["premise"], hypothesis=c["hypothesis"],
+                                 label=c["label"], id_column=c["id"])
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return get_corpus(args.dataset)
+
+
+def add_featurizer_arguments(group) -> None:
+    """One flag per featurizer option (`features.options`): `--tag-match`, `--no-lowercase`, ..."""
+    for option in OPTIONS.values():
+        flag = "--" + option.name.replace("_", "-")
+        if option.kind is bool:
+            group.add_argument(flag, dest=option.name, action=argparse.BooleanOptionalAction, default=option.default,
+                               help=f"{option.help} (default: {'on' if option.default else 'off'})")
+        else:
+            group.add_argument(flag, dest=option.name, type=option.kind, choices=option.choices,
+                               default=option.default, metavar=None if option.choices else "N",
+                               help=f"{option.help} (default: {option.default})")
+
+
+def featurizer_options(args: argparse.Namespace) -> dict:
+    return {name: getattr(args, name) for name in OPTIONS}
+
+
+def add_selection_arguments(group) -> None:
+    group.add_argument("--C", dest="c_grid", metavar="LIST", default=",".join(map(str, C_GRID)),
+                       help=f"candidate inverse regularization strengths of logistic regression, chosen on dev "
+                            f"(default: {','.join(map(str, C_GRID))})")
+
+
+def parse_c_grid(text: str) -> tuple[float, ...]:
+    """`--C 0.1,1,3` -> (0.1, 1.0, 3.0); anything else is a UsageError."""
+    try:
+        grid = tuple(float(c) for c in text.split(",") if c.strip())
+    except ValueError:
+        raise UsageError(f"--C takes a comma-separated list of numbers, not {text!r}") from None
+    if not grid or min(grid) <= 0:
+        raise UsageError(f"--C takes positive numbers, not {text!r}")
+    return grid
+
+
+def add_parallel_arguments(group) -> None:
+    group.add_argument("--jobs", type=int, default=1, help="parallel workers for grids and tagging (default: 1)")
+    group.add_argument("--backend", choices=BACKENDS, default="local",
+                       help="where grids run: local joblib workers, or a Dask cluster (needs --scheduler)")
+    group.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786")

@@ -1,0 +1,63 @@
+"""`RunConfig`: everything that determines a run's numbers, recorded verbatim in its JSON record."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from features.options import resolve_options
+
+from ..corpora import Corpus, custom_corpus, get_corpus
+from .errors import UsageError
+
+
+@dataclass
+class RunConfig:
+    """A run of `experiments/run.py` (and the settings learning curves share with it).
+
+    featurizer: `PairFeaturizer` options (`features.options`); missing ones take their defaults.
+    grids: candidate values per hyperparameter, overriding the model's own grid (`--C` sets "C").
+    custom: for dataset "custom", the train/dev/test files and column names.
+    """
+
+    dataset: str = "snli"
+    data_dir: str | None = None
+    model: str = "lr"
+    features: str = "lexicalized"
+    ablate: tuple[str, ...] = ()
+    two_class: bool = False
+    train_size: int | None = None
+    seed: int = 0
+    eval_split: str = "dev"
+    paper_table: bool = False
+    ablation_table: bool = False
+    top_features: int = 0
+    jobs: int = 1
+    on_bad_row: str = "error"
+    featurizer: dict = field(default_factory=dict)
+    grids: dict = field(default_factory=dict)
+    cv_folds: int = 5
+    progress: bool = True
+    backend: str = "local"
+    scheduler: str | None = None
+    custom: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        try:
+            self.featurizer = resolve_options(self.featurizer)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        self.ablate = tuple(self.ablate)
+        self.grids = {name: tuple(values) for name, values in self.grids.items()}
+
+    def corpus(self) -> Corpus:
+        if self.dataset == "custom":
+            c = self.custom
+            try:
+                return custom_corpus(c.get("train"), c.get("dev"), c.get("test"), premise=c.get("premise", "premise"),
+                                     hypothesis=c.get("hypothesis", "hypothesis"), label=c.get("label", "label"),
+                                     id_column=c.get("id"))
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+        try:
+            return get_corpus(self.dataset)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None

@@ -1,0 +1,100 @@
+"""The splits of a run: train (optionally a seeded sample), the split that selects
+hyperparameters, and the split that is scored, annotated with tokens and tags."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from features.annotation import annotate
+from features.labels import two_class
+
+from ..corpora import Corpus, resolve_data_dir
+from .config import RunConfig
+from .errors import UsageError
+from .records import sha256_file
+
+
+@dataclass
+class Splits:
+    """Annotated pairs of a run and an account of where they came from.
+
+    selection: the dev split that chooses hyperparameters, or None: cross-validate on train.
+    evaluation: the split to score, or None: score out-of-fold predictions on train.
+    """
+
+    corpus: Corpus
+    train: list
+    selection: list | None
+    evaluation: list | None
+    eval_name: str
+    files: dict
+    counts: dict
+    train_subsample: dict
+
+
+def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None) -> Splits:
+    """Read, sample and annotate the splits `config` asks for; user errors raise UsageError."""
+    data_dir = resolve_data_dir(config.data_dir)
+    loaded, files, counts = {}, {}, {}
+
+    def load(split):
+        if split not in loaded:
+            data = corpus.load(split, data_dir, config.on_bad_row)
+            loaded[split] = data
+            files[split] = [{"path": str(p), "sha256": sha256_file(p)} for p in data.paths]
+            counts[split] = {"rows": data.rows, "pairs": len(data.pairs), "skipped": dict(data.skipped)}
+        return loaded[split]
+
+    train = load("train")
+    if not train.pairs:
+        raise UsageError(f"the training split of {corpus.name} has no pairs")
+    dev_name = corpus.dev_split if corpus.dev_split and corpus.locate_or_generated(corpus.dev_split, data_dir) else None
+    selection = load(dev_name).pairs if dev_name else None
+    if config.eval_split == "dev":
+        eval_name = dev_name or f"cv{config.cv_folds}(train)"
+        evaluation = selection
+    else:
+        split = corpus.test_split if config.eval_split == "test" else config.eval_split
+        if split is None or split not in corpus.splits:
+            raise UsageError(f"{corpus.name} has no {config.eval_split!r} split; splits: {', '.join(corpus.splits)}")
+        evaluation = load(split).pairs
+        eval_name = split
+        if not evaluation:
+            raise UsageError(f"the {split} split of {corpus.name} has no pairs ({loaded[split].paths[0]})")
+        if not loaded[split].labeled:
+            raise UsageError(
+                f"the {split} split of {corpus.name} is unlabeled: its gold labels are held by the benchmark. "
+                f"Evaluate on dev, and write test predictions for the benchmark's server instead: "
+                f"--predict test --glue-out DIR (or --superglue-out DIR)")
+    sub = {"requested": config.train_size, "available": len(train.pairs), "used": len(train.pairs)}
+    pairs = train.pairs
+    if config.train_size is not None:
+        if config.train_size < 1:
+            raise UsageError("--train-size must be at least 1")
+        if config.train_size < len(pairs):
+            keep = np.sort(np.random.default_rng(config.seed).choice(len(pairs), config.train_size, replace=False))
+            pairs = [pairs[i] for i in keep]
+        else:
+            sub["clipped"] = True
+        sub["used"] = len(pairs)
+    started = time.perf_counter()
+    # One annotate call for all splits: one tagger load, one cache read.
+    groups = [pairs, selection or [], [] if evaluation is selection else evaluation or []]
+    tagged = annotate([p for group in groups for p in group], progress=config.progress, jobs=config.jobs,
+                      stats=(tag_stats := {}))
+    bounds = np.cumsum([0] + [len(group) for group in groups])
+    train_a, sel_a, eval_a = (tagged[a:b] for a, b in zip(bounds[:-1], bounds[1:]))
+    sel_a = sel_a if selection is not None else None
+    eval_a = sel_a if evaluation is selection else eval_a if evaluation is not None else None
+    log(f"annotated {tag_stats['sentences']} sentences needing tags ({tag_stats['cached']} cached, "
+        f"{tag_stats['tagged']} tagged) in {time.perf_counter() - started:.1f}s")
+    return Splits(corpus, train_a, sel_a, eval_a, eval_name, files, counts, sub)
+
+
+def labels_of(pairs, binary: bool) -> np.ndarray | None:
+    """Gold labels as an object array, mapped to entailment / not_entailment when `binary`."""
+    if pairs is None:
+        return None
+    return np.array([two_class(p.label) if binary else p.label for p in pairs], dtype=object)

@@ -1,0 +1,72 @@
+"""What the experiment drivers need to know about a model, declared once, next to the model.
+
+Everything that runs, tunes, reports, saves or plots a model reads its `ModelSpec`; nothing
+branches on a model's name. Adding a model is one module (the estimator and its spec) plus one
+entry in `models.MODELS`.
+"""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+INPUT_KINDS = ("matrix", "pairs")
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Hyperparameters chosen by `experiments.engine.selection`, never on a test split.
+
+    grid: candidate values per parameter, tried in this order (ties keep the earlier candidate).
+    on: "dev": by accuracy on the dev split, or by stratified k-fold CV on train where a corpus
+        has no dev split; "cv": always by stratified k-fold CV on train.
+    """
+
+    grid: Mapping[str, tuple]
+    on: str = "dev"
+
+    def __post_init__(self):
+        if self.on not in ("dev", "cv"):
+            raise ValueError(f"Tuning.on must be 'dev' or 'cv', got {self.on!r}")
+
+
+def _no_details(model) -> dict:
+    return {}
+
+
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model as the suite's drivers see it.
+
+    factory: keyword parameters -> an unfitted scikit-learn style classifier.
+    title: how reports and plots name it.
+    input: "matrix" (the featurizer's sparse matrix, restricted to the row's feature types) or
+        "pairs" (the annotated pairs themselves).
+    two_class_only: trained and scored on entailment / not_entailment whatever the corpus.
+    min_classes: the fewest training classes it can learn from.
+    tuning: how its hyperparameters are chosen, or None.
+    describe: fitted model -> JSON-able facts for the run record and the report.
+    """
+
+    name: str
+    factory: Callable[..., Any]
+    title: str
+    input: str = "matrix"
+    two_class_only: bool = False
+    min_classes: int = 2
+    tuning: Tuning | None = None
+    describe: Callable[[Any], dict] = field(default=_no_details)
+
+    def __post_init__(self):
+        if self.input not in INPUT_KINDS:
+            raise ValueError(f"ModelSpec.input must be one of {INPUT_KINDS}, got {self.input!r}")
+
+    @property
+    def uses_features(self) -> bool:
+        return self.input == "matrix"
+
+    def build(self, *, seed: int = 0, jobs: int = 1, **params):
+        """An unfitted estimator; the run's seed and worker count go to the factory if it takes them."""
+        accepted = inspect.signature(self.factory).parameters
+        run = {"random_state": seed, "n_jobs": jobs}
+        return self.factory(**{k: v for k, v in run.items() if k in accepted}, **params)

@@ -1,0 +1,56 @@
+"""Encoding: batches split into chunks give the same features as one chunk (the row offsets of later
+chunks), and the cross index visits exactly the tag-matched cells."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import features.encoding as encoding
+from experiments.corpora.synthetic import generate_pairs
+from experiments.measure.dict_reference import dict_featurize
+from features import PairFeaturizer
+from features.encoding import Encoder, matching_cross_index
+from tests.conftest import TINY
+
+
+def named_rows(X, names):
+    return [{names[c]: v for c, v in zip(X[i].indices, X[i].data)} for i in range(X.shape[0])]
+
+
+@pytest.mark.parametrize("tag_match", ["exact", "first_letter"])
+def test_many_small_chunks_equal_the_dict_build(monkeypatch, tag_match):
+    pairs = TINY + generate_pairs(200, seed=5, vocab_size=80)
+    monkeypatch.setattr(encoding, "CHUNK_CELLS", 150)  # a few pairs per chunk: dozens of chunks
+    batch = Encoder().fit_encode(pairs)
+    assert len(list(batch.row_chunks())) > 20
+    ours = PairFeaturizer(tag_match=tag_match, scale="none", n_jobs=1, min_count=1)
+    X = ours.fit_transform(pairs)
+    X_dict, vectorizer = dict_featurize(pairs, tag_match=tag_match)
+    got = named_rows(X, ours.get_feature_names_out())
+    expected = named_rows(X_dict, vectorizer.get_feature_names_out())
+    for i, (g, e) in enumerate(zip(got, expected)):
+        e = {k: v for k, v in e.items() if v != 0}
+        assert set(g) == set(e), pairs[i].id
+        for name, value in e.items():
+            assert g[name] == pytest.approx(value, abs=1e-6), (pairs[i].id, name)
+
+
+def test_chunked_transform_equals_one_chunk(monkeypatch):
+    pairs = generate_pairs(300, seed=2, vocab_size=50)
+    featurizer = PairFeaturizer(n_jobs=1, min_count=1).fit(pairs)
+    whole = featurizer.transform(pairs)
+    monkeypatch.setattr(encoding, "CHUNK_CELLS", 97)
+    chunked = featurizer.transform(pairs)
+    assert whole.shape == chunked.shape and (whole != chunked).nnz == 0
+
+
+def test_matching_cross_index_rows_of_a_later_chunk():
+    pairs = TINY
+    batch = Encoder().fit_encode(pairs)
+    p, h = batch.premise, batch.hypothesis
+    rows, pi, hi = matching_cross_index(p, h, p.tags, h.tags, 3, 5)  # rows 3 and 4 only
+    expected = sorted((r, i, j) for r in (3, 4)
+                      for i in range(p.offsets[r], p.offsets[r + 1]) for j in range(h.offsets[r], h.offsets[r + 1])
+                      if p.tags[i] == h.tags[j])
+    assert sorted(zip(rows.tolist(), pi.tolist(), hi.tolist())) == expected
+    assert set(rows.tolist()) == {3, 4} and (np.diff(rows) >= 0).all()

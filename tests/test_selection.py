@@ -1,0 +1,56 @@
+"""Hyperparameter selection: the same choice and scores as fitting each candidate by hand."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from experiments.engine.selection import choose, out_of_fold_predictions, stratified_folds
+from models import LogisticClassifier
+
+
+@pytest.fixture(scope="module")
+def problem():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(103, 5))  # 103 pairs: 5 folds of unequal size
+    y = np.where(X[:, 0] + 0.8 * rng.normal(size=103) > 0, "entailment", "not_entailment").astype(object)
+    return X, y
+
+
+GRID = {"C": (3.0, 0.001, 0.1)}  # given unsorted: numbers are tried from the smallest
+
+
+def test_dev_route_equals_fitting_each_candidate(problem):
+    X, y = problem
+    X_train, y_train, X_dev, y_dev = X[:70], y[:70], X[70:], y[70:]
+    chosen = choose(LogisticClassifier(), GRID, X_train, y_train, X_dev, y_dev)
+    by_hand = {C: float(np.mean(LogisticClassifier(C=C).fit(X_train, y_train).predict(X_dev) == y_dev))
+               for C in sorted(GRID["C"])}
+    assert chosen.scores == {f"C={C}": acc for C, acc in by_hand.items()}
+    assert list(chosen.scores) == ["C=0.001", "C=0.1", "C=3.0"]
+    assert chosen.chosen == {"C": max(by_hand, key=lambda C: (by_hand[C], -C))} and chosen.by == "dev accuracy"
+
+
+def test_cv_route_pools_out_of_fold_predictions(problem):
+    X, y = problem
+    folds = stratified_folds(y, 5, seed=0)
+    assert sorted(len(test) for _, test in folds) == [20, 20, 21, 21, 21]
+    chosen = choose(LogisticClassifier(), GRID, X, y, cv_folds=5, seed=0)
+    for C in GRID["C"]:
+        pooled = np.mean(out_of_fold_predictions(LogisticClassifier(C=C), X, y, folds) == y)
+        assert chosen.scores[f"C={C}"] == pooled  # exactly: the accuracy of all out-of-fold predictions
+    assert chosen.by == "5-fold stratified CV on train (seed 0) accuracy"
+
+
+def test_ties_keep_the_earlier_candidate():
+    X = np.eye(2)[[0, 1] * 6]
+    y = np.array(["a", "b"] * 6, dtype=object)
+    chosen = choose(LogisticClassifier(), {"C": (10.0, 1.0, 0.1)}, X, y, X, y)
+    assert set(chosen.scores.values()) == {1.0} and chosen.chosen == {"C": 0.1}
+
+
+def test_too_small_to_cross_validate_keeps_the_defaults():
+    X, y = np.eye(3), np.array(["a", "a", "b"], dtype=object)
+    chosen = choose(LogisticClassifier(C=0.7), {"C": (0.1, 1.0)}, X, y)
+    assert chosen.chosen == {"C": 0.7} and chosen.scores == {} and "too few" in chosen.by
+    assert stratified_folds(y, 5, 0) is None
+    assert len(stratified_folds(np.array(["a", "a", "b", "b", "b"]), 5, 0)) == 2  # fewer folds than asked
