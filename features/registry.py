@@ -50,6 +50,7 @@ def register_feature(name: str, function: PairFunction | None = None):
         def factory(**params):
             return FunctionFeature(function=fn, name=name)
         factory.custom = True
+        factory.function = fn  # saved models name it by module and qualname
         FEATURE_TYPES[name] = factory
         return fn
     return add(function) if function is not None else add

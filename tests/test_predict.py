@@ -2,12 +2,16 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import os
+import pickle
 import subprocess
 import sys
+import zipfile
 
 import joblib
+import numpy as np
 import pytest
 
 from experiments.corpora.demo import generate_demo
@@ -64,21 +68,104 @@ def test_predict_cli_matches_the_saving_run(tmp_path):
     assert "accuracy against the input's labels" in done.stdout
 
 
-def test_bad_model_files(tmp_path):
+class RunsCode:
+    """A pickle that, when loaded, writes a marker file: what a crafted model file could do."""
+
+    def __init__(self, marker):
+        self.marker = str(marker)
+
+    def __reduce__(self):
+        return (open, (self.marker, "w"))
+
+
+def test_a_crafted_pickle_is_refused_without_running_anything(tmp_path):
+    marker = tmp_path / "pwned"
+    for name, dump in {"pickle": lambda f, o: f.write_bytes(pickle.dumps(o)),
+                       "joblib": lambda f, o: joblib.dump({"format": MODEL_FORMAT, "predictor": o}, f, compress=3)}.items():
+        crafted = tmp_path / f"{name}.model"
+        dump(crafted, RunsCode(marker))
+        with pytest.raises(ModelFileError, match="not a zip archive.*pickles"):
+            load_predictor(crafted)
+        assert not marker.exists()
+
+
+def test_a_crafted_archive_cannot_name_other_classes(saved, tmp_path):
+    path, _, _ = saved
+    with zipfile.ZipFile(path) as archive:
+        head = json.loads(archive.read("model.json"))
+        arrays = {n: archive.read(n) for n in archive.namelist() if n.startswith("arrays/")}
+    head["predictor"]["state"]["__dict__"]["model"] = {"__object__": "os.system", "id": 99,
+                                                        "state": {"__dict__": {}}}
+    crafted = tmp_path / "crafted.model"
+    with zipfile.ZipFile(crafted, "w") as archive:
+        archive.writestr("model.json", json.dumps(head))
+        for name, data in arrays.items():
+            archive.writestr(name, data)
+    with pytest.raises(ModelFileError, match="holds a os.system, which is not a class registered"):
+        load_predictor(crafted)
+
+
+def test_a_damaged_file_is_a_clear_error(saved, tmp_path):
+    path, _, _ = saved
+    blob = bytearray(path.read_bytes())
+    errors = set()
+    for where in (len(blob) // 3, len(blob) // 2, 60):  # in compressed data, and in a header
+        damaged = tmp_path / f"damaged{where}.model"
+        flipped = bytearray(blob)
+        flipped[where] ^= 0x10
+        damaged.write_bytes(bytes(flipped))
+        with pytest.raises(ModelFileError, match="damaged model file|not a model file") as info:
+            load_predictor(damaged)
+        errors.add(str(info.value).split(":")[0])
+    assert errors == {str(tmp_path / f"damaged{w}.model") for w in (len(blob) // 3, len(blob) // 2, 60)}
+
+
+def test_bad_model_files(saved, tmp_path):
     garbage = tmp_path / "garbage.model"
     garbage.write_bytes(b"not a pickle at all")
     with pytest.raises(ModelFileError, match="not a model file"):
         load_predictor(garbage)
     other = tmp_path / "other.model"
-    joblib.dump({"something": "else"}, other)
+    with zipfile.ZipFile(other, "w") as archive:
+        archive.writestr("model.json", json.dumps({"something": "else"}))
     with pytest.raises(ModelFileError, match="no 'nli-baselines-model' marker"):
         load_predictor(other)
+    path, _, _ = saved
     old = tmp_path / "old.model"
-    joblib.dump({"format": MODEL_FORMAT, "format_version": 1, "suite_version": "0.0.1", "predictor": None}, old)
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(old, "w") as dst:
+        for name in src.namelist():
+            data = src.read(name)
+            if name == "model.json":
+                head = json.loads(data)
+                head["suite_version"] = "0.0.1"
+                data = json.dumps(head)
+            dst.writestr(name, data)
     with pytest.raises(ModelFileError, match="saved by nli-baselines 0.0.1.*Retrain"):
         load_predictor(old)
     with pytest.raises(ModelFileError, match="no such model file"):
         load_predictor(tmp_path / "missing.model")
+
+
+def test_model_file_holds_only_data(saved):
+    path, predictor, dev = saved
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        head = json.loads(archive.read("model.json"))
+        for name in names[1:]:
+            np.load(io.BytesIO(archive.read(name)), allow_pickle=False)  # every array loads without pickle
+    assert names[0] == "model.json" and all(n.startswith("arrays/") and n.endswith(".npy") for n in names[1:])
+    assert head["summary"]["labels"] == ["entailment", "neutral", "contradiction"] and head["format_version"] == 2
+    assert not path.read_bytes().startswith(b"\x80")
+
+
+@pytest.mark.parametrize("model", ["edit_distance", "majority"])
+def test_other_models_round_trip(model, tmp_path):
+    record = run(RunConfig(dataset="demo", progress=False, model=model))
+    predictor = next(iter(record["_predictors"].values()))
+    predictor.save(tmp_path / "m.model")
+    dev = generate_demo("dev")[:300]
+    loaded = load_predictor(tmp_path / "m.model")
+    assert list(loaded.predict(dev)) == list(predictor.predict(dev)) and loaded.featurizer is None
 
 
 def test_glue_files_from_run(data_dir, tmp_path):
