@@ -18,7 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.commandline.exits import user_errors
+from experiments.commandline.arguments import jobs_count
+from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
+from experiments.commandline.paths import check_not_input, check_output_file
 from experiments.corpora.readers.common import ON_BAD_ROW_CHOICES
 from experiments.corpora.readers.custom import read_custom
 from experiments.engine.errors import UsageError
@@ -62,25 +64,27 @@ def main(argv=None) -> int:
     parser.add_argument("--label-column", default="label")
     parser.add_argument("--id-column", default=None, help="default: the input's line number")
     parser.add_argument("--on-bad-row", choices=ON_BAD_ROW_CHOICES, default="error")
-    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--jobs", type=jobs_count, default=1, help="tagging workers; -1: one per core")
     args = parser.parse_args(argv)
-    with user_errors():
+    with user_errors(), closed_pipe_ends_quietly():
+        out = Path(args.out)
+        if out.suffix.lower() not in (".tsv", ".csv", ".jsonl"):
+            raise UsageError(f"--out must end in .tsv, .csv or .jsonl, not {out.name!r}")
+        check_output_file(out, "--out")
+        check_not_input(out, [args.input, args.model])
         predictor = load_predictor(args.model)
         path = Path(args.input)
         if not path.is_file():
             raise UsageError(f"{path}: no such input file")
+        if args.proba and not hasattr(predictor.model, "predict_proba"):
+            raise UsageError(f"a {predictor.model_name} model has no probabilities; drop --proba")
         data = read_custom(path, "input", "predict", args.on_bad_row, premise=args.premise_column,
                            hypothesis=args.hypothesis_column, label=args.label_column, id_column=args.id_column)
         if data.skipped:
             print(f"skipped {sum(data.skipped.values())} bad row(s): {dict(data.skipped)}", file=sys.stderr)
         pairs = annotate(data.pairs, jobs=args.jobs)
         predictions = [str(x) for x in predictor.predict(pairs)]
-        proba = None
-        if args.proba:
-            proba = predictor.predict_proba(pairs)
-            if proba is None:
-                raise UsageError(f"a {predictor.model_name} model has no probabilities; drop --proba")
-        out = Path(args.out)
+        proba = predictor.predict_proba(pairs) if args.proba else None
         atomic_write(out, format_rows(out, [p.id for p in pairs], predictions, proba))
     gold = [p.label for p in pairs]
     message = f"wrote {len(pairs)} predictions to {out}"

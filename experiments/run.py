@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 import features
@@ -15,17 +16,19 @@ from experiments.commandline.arguments import (
     add_featurizer_arguments,
     add_parallel_arguments,
     add_selection_arguments,
+    count,
     custom_files,
     featurizer_options,
     parse_c_grid,
 )
-from experiments.commandline.exits import user_errors
+from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
+from experiments.commandline.paths import check_output_dir, check_output_file
 from experiments.corpora import resolve_data_dir
 from experiments.engine.config import RunConfig
 from experiments.engine.errors import UsageError
 from experiments.engine.experiment import run
 from experiments.engine.records import write_json_atomic
-from experiments.outputs.report import format_report
+from experiments.outputs.report import format_report, skipped_rows, summary_table
 from models import MODELS
 
 
@@ -48,17 +51,17 @@ def build_parser() -> argparse.ArgumentParser:
     add_featurizer_arguments(group)
     add_selection_arguments(group)
     run_group = parser.add_argument_group("run")
-    run_group.add_argument("--train-size", type=int, metavar="N", help="train on a seeded random sample of N pairs")
+    run_group.add_argument("--train-size", type=count(1), metavar="N", help="train on a seeded random sample of N pairs")
     run_group.add_argument("--seed", type=int, default=0)
     run_group.add_argument("--eval-split", default="dev", metavar="dev|test|SPLIT",
                            help="split to score (default: dev; a corpus without dev is cross-validated)")
-    run_group.add_argument("--cv-folds", type=int, default=5, help="folds where a corpus has no dev split")
-    run_group.add_argument("--top-features", type=int, default=0, metavar="K",
+    run_group.add_argument("--cv-folds", type=count(2), default=5, help="folds where a corpus has no dev split")
+    run_group.add_argument("--top-features", type=count(0), default=0, metavar="K",
                            help="print the K highest-weighted features per class, as words")
     run_group.add_argument("--out", metavar="FILE.json", help="write the run record here")
     run_group.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     add_parallel_arguments(run_group)
-    run_group.add_argument("--quiet", action="store_true", help="no progress output, only the result table")
+    run_group.add_argument("--quiet", action="store_true", help="no progress output; print the result table only")
     out = parser.add_argument_group("predictions and saved models")
     out.add_argument("--predict", metavar="SPLIT", choices=["test"],
                      help="predict the test split(s) of the benchmark task(s) (implied by --glue-out/--superglue-out)")
@@ -83,31 +86,41 @@ def config_from_args(args) -> RunConfig:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    with user_errors():
-        if args.out and Path(args.out).exists() and not args.overwrite:
-            raise UsageError(f"{args.out} exists; pass --overwrite to replace it")
+    with user_errors(), closed_pipe_ends_quietly():
         out_dirs = {b: Path(d) for b, d in (("glue", args.glue_out), ("superglue", args.superglue_out)) if d}
         if args.predict and not out_dirs:
             raise UsageError("--predict test needs --glue-out DIR or --superglue-out DIR "
                              "(for other files, use --save-model and experiments/predict.py)")
         if (out_dirs or args.save_model) and (args.paper_table or args.ablation_table):
             raise UsageError("a table fits several models; predictions and --save-model take a single run")
+        # Every output is checked before any work: a run must not fail at its end for a bad path.
+        check_output_file(args.out, "--out", overwrite=args.overwrite)
+        check_output_file(args.save_model, "--save-model")
+        check_output_file(args.glue_zip, "--glue-zip")
+        for benchmark, path in out_dirs.items():
+            check_output_dir(path, f"--{benchmark}-out")
         config = config_from_args(args)
         record = run(config)
         predictor = next(iter(record.pop("_predictors").values()))
-        print(format_report(record))
+        notes = []
         if args.save_model:
             predictor.save(args.save_model)
-            print(f"model saved to {args.save_model}")
+            notes.append(f"model saved to {args.save_model}")
         if out_dirs:
             from experiments.outputs.submissions import write_submissions
             written = write_submissions(predictor, config.corpus(), out_dirs, data_dir=resolve_data_dir(args.data_dir),
-                                        on_bad_row=args.on_bad_row, jobs=args.jobs, progress=not args.quiet,
-                                        with_ax=args.with_ax, zip_path=Path(args.glue_zip) if args.glue_zip else None)
+                                        on_bad_row=args.on_bad_row, jobs=config.jobs, progress=not args.quiet,
+                                        with_ax=args.with_ax, zip_path=Path(args.glue_zip) if args.glue_zip else None,
+                                        log=notes.append)
             record["predictions"] = [str(p) for p in written]
-    if args.out:
-        write_json_atomic(args.out, record)
-        print(f"record written to {args.out}")
+        if args.out:  # the record is on disk before anything is printed
+            write_json_atomic(args.out, record)
+            notes.append(f"record written to {args.out}")
+        if args.quiet and skipped_rows(record):
+            print(skipped_rows(record), file=sys.stderr)
+        print(summary_table(record) if args.quiet else format_report(record))
+        for note in notes:
+            print(note)
     return 0
 
 

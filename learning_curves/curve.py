@@ -76,7 +76,12 @@ def parse_sizes(text: str, n_train: int) -> tuple[list[tuple[str, int]], list[st
     """[(requested, effective size)], one per distinct effective size, and notes about clipping."""
     out: dict[int, str] = {}
     notes = []
-    for item in (s.strip() for s in text.split(",") if s.strip()):
+    items = [s.strip() for s in text.split(",") if s.strip()]
+    if not items:
+        raise ValueError("no sizes given (e.g. 1,10,100,all)")
+    for item in items:
+        if item != "all" and not item.isdigit():
+            raise ValueError(f"{item!r} is not a size: give whole numbers or 'all'")
         size = n_train if item == "all" else int(item)
         if size < 1:
             raise ValueError(f"sizes must be at least 1, got {size}")

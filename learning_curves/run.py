@@ -26,11 +26,13 @@ from experiments.commandline.arguments import (
     add_parallel_arguments,
     add_selection_arguments,
     corpus_from_args,
+    count,
     custom_files,
     featurizer_options,
     parse_c_grid,
 )
-from experiments.commandline.exits import user_errors
+from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
+from experiments.commandline.paths import check_output_dir
 from experiments.engine.config import RunConfig
 from experiments.engine.errors import UsageError
 from experiments.engine.parallel import grid_backend, n_jobs
@@ -49,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_data_arguments(parser)
     parser.add_argument("--sizes", default="1,10,100,1000,10000,all", help="training sizes; 'all' = the whole split")
-    parser.add_argument("--seeds", type=int, default=3, help="random samples per size (default 3)")
+    parser.add_argument("--seeds", type=count(1), default=3, help="random samples per size (default 3)")
     parser.add_argument("--configs", default="lexicalized,unlexicalized",
                         help="comma list of curves: a feature group or type (logistic regression), several "
                              "joined by '+' (lexicalized+negation), MODEL:FEATURES for another model that reads "
@@ -74,38 +76,50 @@ def signature(args, data, run_config) -> dict:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    with user_errors(), closed_pipe_ends_quietly():
+        return draw(args)
+
+
+def draw(args) -> int:
     log = (lambda m: None) if args.quiet else (lambda m: print(m, file=sys.stderr, flush=True))
-    with user_errors():
-        try:
-            curves = {c.name: c for c in map(parse_config, (c for c in args.configs.split(",") if c.strip()))}
-        except ValueError as exc:
-            raise UsageError(f"--configs: {exc}") from None
-        configs = list(curves)
-        corpus = corpus_from_args(args)
-        run_config = RunConfig(dataset=args.dataset, data_dir=args.data_dir, eval_split=args.eval_split,
-                               on_bad_row=args.on_bad_row, progress=not args.quiet, jobs=args.jobs,
-                               grids={"C": parse_c_grid(args.c_grid)}, featurizer=featurizer_options(args),
-                               backend=args.backend,
-                               scheduler=args.scheduler, custom=custom_files(args))
-        data = load_splits(run_config, corpus, log)
-        if data.evaluation is None:
-            raise UsageError(f"{corpus.name} has no dev split to score points on; use --eval-split test")
-        try:
-            sizes, notes = parse_sizes(args.sizes, len(data.train))
-        except ValueError as exc:
-            raise UsageError(f"--sizes: {exc}") from None
-        for note in notes:
-            log(note)
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        sig = signature(args, data, run_config)
-        sig_path = out / "run.json"
-        if sig_path.exists() and json.loads(sig_path.read_text()) != sig:
-            if not args.overwrite:
-                raise UsageError(f"{out} holds points of a different run (data, split or version); "
-                                 "use another --out or pass --overwrite")
-            (out / "curve.csv").unlink(missing_ok=True)
-        write_json_atomic(sig_path, sig)
+    # Checks that need no data come first: a bad argument must not cost a featurization.
+    check_output_dir(args.out, "--out")
+    try:
+        parse_sizes(args.sizes, sys.maxsize)
+    except ValueError as exc:
+        raise UsageError(f"--sizes: {exc}") from None
+    try:
+        curves = {c.name: c for c in map(parse_config, (c for c in args.configs.split(",") if c.strip()))}
+    except ValueError as exc:
+        raise UsageError(f"--configs: {exc}") from None
+    if not curves:
+        raise UsageError("--configs: no curve given")
+    configs = list(curves)
+    corpus = corpus_from_args(args)
+    run_config = RunConfig(dataset=args.dataset, data_dir=args.data_dir, eval_split=args.eval_split,
+                           on_bad_row=args.on_bad_row, progress=not args.quiet, jobs=args.jobs,
+                           grids={"C": parse_c_grid(args.c_grid)}, featurizer=featurizer_options(args),
+                           backend=args.backend,
+                           scheduler=args.scheduler, custom=custom_files(args))
+    data = load_splits(run_config, corpus, log)
+    if data.evaluation is None:
+        raise UsageError(f"{corpus.name} has no dev split to score points on; use --eval-split test")
+    try:
+        sizes, notes = parse_sizes(args.sizes, len(data.train))
+    except ValueError as exc:
+        raise UsageError(f"--sizes: {exc}") from None
+    for note in notes:
+        log(note)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    sig = signature(args, data, run_config)
+    sig_path = out / "run.json"
+    if sig_path.exists() and json.loads(sig_path.read_text()) != sig:
+        if not args.overwrite:
+            raise UsageError(f"{out} holds points of a different run (data, split or version); "
+                             "use another --out or pass --overwrite")
+        (out / "curve.csv").unlink(missing_ok=True)
+    write_json_atomic(sig_path, sig)
 
     started = time.perf_counter()
     inputs = build_inputs(curves, data, corpus.is_two_class, run_config.featurizer, log)

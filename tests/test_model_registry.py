@@ -47,7 +47,7 @@ def registered():
 def test_a_registered_model_runs_through_run_py(registered, tmp_path, capsys):
     out = tmp_path / "record.json"
     assert run_script.main(["--dataset", "demo", "--model", "nearest_mean", "--features", "unlexicalized",
-                            "--quiet", "--out", str(out)]) == 0
+                            "--out", str(out)]) == 0
     record = json.loads(out.read_text())
     row = record["rows"][0]
     assert row["model"] == "nearest_mean" and row["name"] == "nearest_mean unlexicalized"

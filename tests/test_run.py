@@ -9,6 +9,7 @@ import pytest
 
 from experiments.engine.config import RunConfig
 from experiments.engine.experiment import run
+from experiments.outputs.report import format_report
 from tests.conftest import REPO
 
 
@@ -72,7 +73,8 @@ def test_top_features_are_words(demo_records):
             kind, _, words = name.partition(":")
             assert kind in {"bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams", "cross_bigrams"}
             assert words and not words.isdigit()
-    assert "top features for contradiction:" in stdout
+    assert "top features for contradiction:" in format_report(record)
+    assert "top features" not in stdout and stdout.startswith("row ")  # --quiet prints the result table only
 
 
 def test_importable_run_returns_models():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 
 from features.options import OPTIONS
 from models import C_GRID
@@ -10,7 +11,30 @@ from models import C_GRID
 from ..corpora import CORPORA, Corpus, custom_corpus, get_corpus
 from ..corpora.readers.common import ON_BAD_ROW_CHOICES
 from ..engine.errors import UsageError
-from ..engine.parallel import BACKENDS
+from ..engine.parallel import BACKENDS, resolve_jobs
+
+
+def count(minimum: int):
+    """An argparse type: an integer of at least `minimum` (e.g. `--seeds 0` is refused)."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"expected a number of at least {minimum}, got {value}")
+        return value
+    parse.__name__ = f"count>={minimum}"
+    return parse
+
+
+def jobs_count(text: str) -> int:
+    """`--jobs`: a positive count, or -1 for one per core; more than the cores is capped, with a note."""
+    try:
+        return resolve_jobs(int(text))
+    except (ValueError, UsageError) as exc:
+        raise argparse.ArgumentTypeError(str(exc) if isinstance(exc, UsageError) else
+                                         f"expected a whole number, got {text!r}") from None
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, dataset_default: str | None = "snli") -> None:
@@ -59,7 +83,8 @@ def add_featurizer_arguments(group) -> None:
             group.add_argument(flag, dest=option.name, action=argparse.BooleanOptionalAction, default=option.default,
                                help=f"{option.help} (default: {'on' if option.default else 'off'})")
         else:
-            group.add_argument(flag, dest=option.name, type=option.kind, choices=option.choices,
+            kind = count(option.minimum) if option.kind is int and option.minimum is not None else option.kind
+            group.add_argument(flag, dest=option.name, type=kind, choices=option.choices,
                                default=option.default, metavar=None if option.choices else "N",
                                help=f"{option.help} (default: {option.default})")
 
@@ -80,13 +105,14 @@ def parse_c_grid(text: str) -> tuple[float, ...]:
         grid = tuple(float(c) for c in text.split(",") if c.strip())
     except ValueError:
         raise UsageError(f"--C takes a comma-separated list of numbers, not {text!r}") from None
-    if not grid or min(grid) <= 0:
-        raise UsageError(f"--C takes positive numbers, not {text!r}")
+    if not grid or not all(math.isfinite(c) and c > 0 for c in grid):
+        raise UsageError(f"--C takes positive, finite numbers, not {text!r}")
     return grid
 
 
 def add_parallel_arguments(group) -> None:
-    group.add_argument("--jobs", type=int, default=1, help="parallel workers for grids and tagging (default: 1)")
+    group.add_argument("--jobs", type=jobs_count, default=1,
+                       help="parallel workers for grids and tagging; -1: one per core (default: 1)")
     group.add_argument("--backend", choices=BACKENDS, default="local",
                        help="where grids run: local joblib workers, or a Dask cluster (needs --scheduler)")
     group.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 
 from models.common import TrainingDataError
@@ -23,3 +24,17 @@ def user_errors():
     except USER_ERRORS as exc:
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
+
+
+@contextlib.contextmanager
+def closed_pipe_ends_quietly():
+    """`run.py ... | head`: when the reader of stdout goes away, stop printing and exit 0 quietly
+    (whatever the run writes to files is written before its report is printed)."""
+    try:
+        yield
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would report the closed pipe again when it flushes stdout at exit: point it at devnull.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(0) from None

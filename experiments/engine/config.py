@@ -7,6 +7,7 @@ from features.options import resolve_options
 
 from ..corpora import Corpus, custom_corpus, get_corpus
 from .errors import UsageError
+from .parallel import resolve_jobs
 
 
 @dataclass
@@ -47,6 +48,17 @@ class RunConfig:
             raise UsageError(str(exc)) from None
         self.ablate = tuple(self.ablate)
         self.grids = {name: tuple(values) for name, values in self.grids.items()}
+        for name, values in self.grids.items():
+            if not values:
+                raise UsageError(f"the grid of {name} is empty")
+        if self.backend == "local":
+            self.jobs = resolve_jobs(self.jobs)
+        if isinstance(self.cv_folds, bool) or not isinstance(self.cv_folds, int) or self.cv_folds < 2:
+            raise UsageError(f"--cv-folds takes a number of folds of at least 2, got {self.cv_folds!r}")
+        if self.top_features < 0:
+            raise UsageError(f"--top-features takes a count of at least 0, got {self.top_features}")
+        if self.train_size is not None and self.train_size < 1:
+            raise UsageError("--train-size must be at least 1")
 
     def corpus(self) -> Corpus:
         if self.dataset == "custom":

@@ -44,5 +44,5 @@ def peak_rss_bytes() -> int:
 def write_json_atomic(path: Path | str, record: dict) -> None:
     """Write `record` as indented JSON, atomically (`features.atomic`)."""
     with atomic_open(path) as handle:
-        json.dump(record, handle, indent=2, sort_keys=False)
+        json.dump(record, handle, indent=2, sort_keys=False, allow_nan=False)  # NaN/Infinity are not JSON
         handle.write("\n")

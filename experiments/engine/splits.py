@@ -71,8 +71,6 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None) -> 
     sub = {"requested": config.train_size, "available": len(train.pairs), "used": len(train.pairs)}
     pairs = train.pairs
     if config.train_size is not None:
-        if config.train_size < 1:
-            raise UsageError("--train-size must be at least 1")
         if config.train_size < len(pairs):
             keep = np.sort(np.random.default_rng(config.seed).choice(len(pairs), config.train_size, replace=False))
             pairs = [pairs[i] for i in keep]

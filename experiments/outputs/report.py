@@ -80,13 +80,26 @@ def detail(row: dict, eval_name: str) -> str:
     return "\n".join(out)
 
 
+def skipped_rows(record: dict) -> str | None:
+    """`skipped rows: train 2 (wrong column count 2); dev 1 (...)`, or None when no row was skipped."""
+    parts = []
+    for split, counts in record["data"]["splits"].items():
+        skipped = counts.get("skipped") or {}
+        if skipped:
+            reasons = ", ".join(f"{reason} {n}" for reason, n in skipped.items())
+            parts.append(f"{split} {sum(skipped.values())} ({reasons})")
+    return "skipped rows: " + "; ".join(parts) if parts else None
+
+
 def format_report(record: dict) -> str:
     eval_name = record["data"]["eval_split"]
     t = record["timings"]
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in t.items() if isinstance(v, float))
     parts = [f"dataset {record['data']['dataset']}: train {record['data']['train_subsample']['used']} pairs, "
-             f"evaluated on {eval_name}; features: {', '.join(record['features']['active']) or '-'}",
-             "", summary_table(record), ""]
+             f"evaluated on {eval_name}; features: {', '.join(record['features']['active']) or '-'}"]
+    if skipped_rows(record):
+        parts.append(skipped_rows(record))
+    parts += ["", summary_table(record), ""]
     parts += [detail(row, eval_name) + "\n" for row in record["rows"]]
     parts.append(f"stages: {stages}; peak RSS {record['peak_rss_bytes'] / 2 ** 20:.0f} MiB")
     return "\n".join(parts)
