@@ -8,6 +8,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .binning import bin_index, bin_names, fit_edges
 from .encoding import EncodedPairs, Encoder, check_pairs
 from .keymap import KeyIndex, factorize
 from .options import check_option
@@ -116,12 +117,19 @@ class SparseIndicatorFeature(FeatureType):
 
 
 class DenseFeature(FeatureType):
-    """A few real-valued columns per pair, optionally scaled with statistics of the training pairs.
+    """A few real-valued columns per pair, optionally scaled with statistics of the training pairs,
+    and optionally followed by discretized copies (`features.binning`).
 
     scale: "none", "standard" (zero mean, unit variance) or "maxabs" (divide by the largest |value|).
+    bins: 0 for no binned copies, else at most this many indicator columns per real-valued column
+        (quantile bins fitted on the training pairs).
+    bin_integers: for columns that only take whole numbers (`integer_columns`): "values" gives
+        every value seen in training its own bin (when there are at most `bins`), "quantiles"
+        bins them like the real values.
     """
 
     columns: ClassVar[tuple[str, ...]] = ()
+    integer_columns: ClassVar[tuple[str, ...]] = ()
 
     def _values(self, batch: EncodedPairs) -> np.ndarray:
         """float64 array (n_pairs, len(columns))."""
@@ -129,6 +137,8 @@ class DenseFeature(FeatureType):
 
     def fit_transform(self, pairs, y=None):
         check_option("scale", self.scale)
+        check_option("bins", self.bins)
+        check_option("bin_integers", self.bin_integers)
         values = self._values(self._batch(pairs, fit=True))
         self.center_ = np.zeros(values.shape[1])
         self.scale_ = np.ones(values.shape[1])
@@ -138,6 +148,8 @@ class DenseFeature(FeatureType):
         elif self.scale == "maxabs" and len(values):
             peak = np.abs(values).max(axis=0)
             self.scale_ = np.where(peak > 0, peak, 1.0)
+        self.bin_edges_ = [fit_edges(values[:, j], self.bins, column in self.integer_columns, self.bin_integers)
+                           for j, column in enumerate(self.columns)]
         return self._matrix(values)
 
     def transform(self, pairs):
@@ -149,15 +161,35 @@ class DenseFeature(FeatureType):
         return self._values(self._batch(pairs, fit=fit))
 
     def _matrix(self, values):
-        return sp.csr_matrix(((values - self.center_) / self.scale_).astype(np.float32))
+        scaled = sp.csr_matrix(((values - self.center_) / self.scale_).astype(np.float32))
+        binned = [j for j, edges in enumerate(self.bin_edges_) if len(edges)]
+        if not binned:
+            return scaled
+        # One indicator per binned column and pair: column = that column's offset + its bin.
+        offsets = np.cumsum([0] + [len(self.bin_edges_[j]) + 1 for j in binned])
+        cols = np.column_stack([offsets[i] + bin_index(values[:, j], self.bin_edges_[j])
+                                for i, j in enumerate(binned)]).astype(np.int32)
+        n = len(values)
+        indicators = sp.csr_matrix((np.ones(cols.size, dtype=np.float32), cols.ravel(),
+                                    np.arange(0, cols.size + 1, len(binned), dtype=np.int64)), shape=(n, offsets[-1]))
+        return sp.hstack([scaled, indicators], format="csr", dtype=np.float32)
+
+    def _names(self) -> list[str]:
+        names = [f"{self.name}:{c}" for c in self.columns]
+        for column, edges in zip(self.columns, self.bin_edges_):
+            if len(edges):
+                # A one-column type is named by itself: `length_diff:bin=-3..-2`.
+                prefix = self.name if len(self.columns) == 1 else f"{self.name}:{column}"
+                names += [f"{prefix}:{b}" for b in bin_names(edges, column in self.integer_columns)]
+        return names
 
     @property
     def n_features_out_(self) -> int:
-        return len(self.columns)
+        return len(self.columns) + sum(len(e) + 1 for e in self.bin_edges_ if len(e))
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "scale_")
-        return np.array([f"{self.name}:{c}" for c in self.columns], dtype=object)
+        return np.array(self._names(), dtype=object)
 
     def feature_name(self, column: int) -> str:
-        return f"{self.name}:{self.columns[column]}"
+        return self._names()[column]

@@ -91,10 +91,13 @@ class Bleu(DenseFeature):
     name = "bleu"
     columns = ("score",)
 
-    def __init__(self, *, lowercase: bool = True, smoothing: str = "exp", scale: str = "none"):
+    def __init__(self, *, lowercase: bool = True, smoothing: str = "exp", scale: str = "none", bins: int = 0,
+                 bin_integers: str = "values"):
         self.lowercase = lowercase
         self.smoothing = smoothing
         self.scale = scale
+        self.bins = bins
+        self.bin_integers = bin_integers
 
     def _values(self, batch):
         p, h = batch.premise, batch.hypothesis

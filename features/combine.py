@@ -21,9 +21,9 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     features: a group (`lexicalized`, `unigrams_only`, `unlexicalized`, `hypothesis_only`), a type
         name, or a comma-separated list or sequence of them.
     ablate: type or group names removed from `features` (ablation is configuration, not a code path).
-    lowercase, tag_match, scale, bleu_smoothing, min_count: the open choices of the paper's
-        features, declared (with their allowed values) in `features.options`; the defaults were
-        chosen on dev data (README, "Choosing the defaults").
+    lowercase, tag_match, scale, bleu_smoothing, min_count, bins, bin_integers: the open choices
+        of the features, declared (with their allowed values) in `features.options`; the
+        defaults were chosen on dev data (README, "Choosing the defaults").
     n_jobs: threads building feature types concurrently (-1: one per core). The work is numpy on
         large arrays, which releases the GIL, so threads use both cores without copying data.
     """
@@ -31,7 +31,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     def __init__(self, *, features="lexicalized", ablate=(), lowercase: bool = DEFAULTS["lowercase"],
                  tag_match: str = DEFAULTS["tag_match"], scale: str = DEFAULTS["scale"],
                  bleu_smoothing: str = DEFAULTS["bleu_smoothing"], min_count: int = DEFAULTS["min_count"],
-                 n_jobs: int = -1):
+                 bins: int = DEFAULTS["bins"], bin_integers: str = DEFAULTS["bin_integers"], n_jobs: int = -1):
         self.features = features
         self.ablate = ablate
         self.lowercase = lowercase
@@ -39,6 +39,8 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         self.scale = scale
         self.bleu_smoothing = bleu_smoothing
         self.min_count = min_count
+        self.bins = bins
+        self.bin_integers = bin_integers
         self.n_jobs = n_jobs
 
     @property

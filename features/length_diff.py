@@ -11,10 +11,14 @@ class LengthDiff(DenseFeature):
 
     name = "length_diff"
     columns = ("hyp_minus_premise",)
+    integer_columns = columns
 
-    def __init__(self, *, lowercase: bool = True, scale: str = "standard"):
+    def __init__(self, *, lowercase: bool = True, scale: str = "standard", bins: int = 0,
+                 bin_integers: str = "values"):
         self.lowercase = lowercase
         self.scale = scale
+        self.bins = bins
+        self.bin_integers = bin_integers
 
     def _values(self, batch):
         return (batch.hypothesis.lengths - batch.premise.lengths).astype(np.float64)[:, None]

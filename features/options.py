@@ -20,6 +20,7 @@ class Option:
     """One parameter of `PairFeaturizer` that the suite exposes everywhere.
 
     feature_param: the parameter's name in the feature types, where it differs (bleu's `smoothing`).
+    candidates: for a numeric option, the values `experiments/choose_defaults.py` compares.
     """
 
     name: str
@@ -28,6 +29,12 @@ class Option:
     choices: tuple | None = None
     minimum: int | None = None
     feature_param: str | None = None
+    candidates: tuple | None = None
+
+    def alternatives(self) -> tuple:
+        """The values other than the default that choosing the default compares it with."""
+        values = (False, True) if self.kind is bool else self.choices or self.candidates or ()
+        return tuple(v for v in values if v != self.default)
 
     @property
     def kind(self) -> type:
@@ -56,7 +63,11 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("bleu_smoothing", "exp", "sacrebleu smoothing method of the bleu feature", SMOOTHING_CHOICES,
            feature_param="smoothing"),
     Option("min_count", 3, "keep an indicator feature only if at least this many training pairs have it",
-           minimum=1),
+           minimum=1, candidates=(1, 2, 3, 5, 10)),
+    Option("bins", 5, "indicator copies of each real-valued feature: at most this many quantile bins "
+           "fitted on train (0: none)", minimum=0, candidates=(0, 3, 5, 10, 20)),
+    Option("bin_integers", "values", "bins of whole-number features (length difference, counts): one per "
+           "value seen in training, or quantiles", ("values", "quantiles")),
 )}
 DEFAULTS: dict[str, Any] = {name: option.default for name, option in OPTIONS.items()}
 

@@ -23,11 +23,15 @@ class Overlap(DenseFeature):
 
     name = "overlap"
     columns = ("count_all", "pct_all", "count_content", "pct_content")
+    integer_columns = ("count_all", "count_content")
 
-    def __init__(self, *, lowercase: bool = True, scale: str = "standard", count: str = "clipped"):
+    def __init__(self, *, lowercase: bool = True, scale: str = "standard", count: str = "clipped", bins: int = 0,
+                 bin_integers: str = "values"):
         self.lowercase = lowercase
         self.scale = scale
         self.count = count
+        self.bins = bins
+        self.bin_integers = bin_integers
 
     def _values(self, batch):
         if self.count not in COUNT_CHOICES:

@@ -126,7 +126,8 @@ def fit_point(point: Point, config: CurveConfig, inputs: dict, run_config) -> di
             grid = {name: run_config.grids.get(name, values) for name, values in spec.tuning.grid.items()}
             on_dev = spec.tuning.on == "dev" and X_sel is not None
             selection = choose(model, grid, Xs, ys, X_sel if on_dev else None, y_sel if on_dev else None,
-                               cv_folds=run_config.cv_folds, seed=run_config.seed, jobs=1)
+                               cv_folds=run_config.cv_folds, seed=run_config.seed, jobs=1,
+                               extend=spec.tuning.extend)
             model.set_params(**selection.chosen)
             chosen = candidate_label(selection.chosen)
     model.fit(Xs, ys)

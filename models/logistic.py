@@ -13,6 +13,8 @@ from .common import check_training_labels
 from .spec import ModelSpec, Tuning
 
 C_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
+# A best C at an end of the grid extends the grid, a step (x3.16) at a time, up to these limits.
+C_LIMITS = (1e-5, 1000.0)
 AUTO_SAGA_FROM = 100_000  # training pairs
 SOLVER_TOL = {"newton-cg": 1e-3, "saga": 1e-2, "sag": 1e-2, "lbfgs": 1e-4}
 
@@ -80,6 +82,6 @@ SPEC = ModelSpec(
     factory=LogisticClassifier,
     title="logistic regression",
     input="matrix",
-    tuning=Tuning(grid={"C": C_GRID}),
+    tuning=Tuning(grid={"C": C_GRID}, extend={"C": C_LIMITS}),
     describe=lambda model: {"solver": model.solver_, "iterations": model.n_iter_},
 )

@@ -20,10 +20,13 @@ class Tuning:
     grid: candidate values per parameter, tried in this order (ties keep the earlier candidate).
     on: "dev": by accuracy on the dev split, or by stratified k-fold CV on train where a corpus
         has no dev split; "cv": always by stratified k-fold CV on train.
+    extend: for a numeric parameter on a geometric grid, the (lowest, highest) value the grid may
+        be extended to when the best candidate sits at one of its ends.
     """
 
     grid: Mapping[str, tuple]
     on: str = "dev"
+    extend: Mapping[str, tuple[float, float]] = field(default_factory=dict)
 
     def __post_init__(self):
         if self.on not in ("dev", "cv"):

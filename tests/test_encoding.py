@@ -23,7 +23,7 @@ def test_many_small_chunks_equal_the_dict_build(monkeypatch, tag_match):
     monkeypatch.setattr(encoding, "CHUNK_CELLS", 150)  # a few pairs per chunk: dozens of chunks
     batch = Encoder().fit_encode(pairs)
     assert len(list(batch.row_chunks())) > 20
-    ours = PairFeaturizer(tag_match=tag_match, scale="none", n_jobs=1, min_count=1)
+    ours = PairFeaturizer(tag_match=tag_match, scale="none", bins=0, n_jobs=1, min_count=1)
     X = ours.fit_transform(pairs)
     X_dict, vectorizer = dict_featurize(pairs, tag_match=tag_match)
     got = named_rows(X, ours.get_feature_names_out())

@@ -136,7 +136,8 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
         grid = {name: config.grids.get(name, values) for name, values in spec.tuning.grid.items()}
         on_dev = spec.tuning.on == "dev" and X_sel is not None
         selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
-                           cv_folds=config.cv_folds, seed=config.seed, jobs=jobs)
+                           cv_folds=config.cv_folds, seed=config.seed, jobs=jobs,
+                           extend=spec.tuning.extend)
         estimator.set_params(**selection.chosen)
         result["selection"] = selection.record()
     if data.evaluation is None:  # no dev split: score out-of-fold predictions on train

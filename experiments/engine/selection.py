@@ -19,14 +19,22 @@ from sklearn.model_selection import GridSearchCV, ParameterGrid, PredefinedSplit
 
 @dataclass
 class Selection:
-    """The chosen parameters, the score of every candidate, and how they were scored."""
+    """The chosen parameters, the score of every candidate, and how they were scored.
+
+    extended: values added beyond the given grid because the best sat at one of its ends.
+    at_edge: "lowest" or "highest" when the choice is still at an end of the values tried (the
+        grid could not be extended further), else None.
+    """
 
     chosen: dict
     scores: dict[str, float] = field(default_factory=dict)  # candidate label -> accuracy
     by: str = ""
+    extended: list = field(default_factory=list)
+    at_edge: str | None = None
 
     def record(self) -> dict:
-        return {"chosen": self.chosen, "scores": self.scores, "by": self.by}
+        return {"chosen": self.chosen, "scores": self.scores, "by": self.by, "extended": self.extended,
+                "at_edge": self.at_edge}
 
 
 def candidate_label(params: dict) -> str:
@@ -47,11 +55,14 @@ def describe_folds(folds, seed: int) -> str:
 
 
 def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, cv_folds: int = 5, seed: int = 0,
-           jobs: int = 1) -> Selection:
+           jobs: int = 1, extend: dict | None = None) -> Selection:
     """Pick the candidate of `grid` (parameter -> values, tried in order) with the best accuracy.
 
     With a dev split (`X_dev`, `y_dev`) each candidate is fitted on train and scored on dev;
     without one, by stratified `cv_folds`-fold CV on train. Ties keep the earlier candidate.
+    extend: parameter -> (lowest, highest): when the grid has this one numeric parameter and
+        the best value sits at an end, values one step further out (on the 1-3-10 ladder, or
+        the grid's own ratio) are tried, as long as each is strictly better than the best so far.
     When train is too small to cross-validate (a class with one pair) the estimator keeps its
     own defaults.
     """
@@ -70,15 +81,57 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
         X, y, cv = X_train, y_train, folds
         sizes = np.array([len(test) for _, test in folds])
         by = describe_folds(folds, seed) + " accuracy"
-    search = GridSearchCV(estimator, grid, scoring="accuracy", cv=cv, refit=False, n_jobs=jobs, error_score="raise")
-    search.fit(X, y)
-    results = search.cv_results_
-    # Correct predictions per candidate and fold, recovered exactly from the fold accuracies.
-    correct = np.round(np.column_stack([results[f"split{i}_test_score"] for i in range(len(sizes))]) * sizes)
-    accuracy = correct.sum(axis=1) / sizes.sum()
-    best = int(np.argmax(accuracy))
-    candidates = list(results["params"])
-    return Selection(dict(candidates[best]), {candidate_label(c): float(a) for c, a in zip(candidates, accuracy)}, by)
+
+    def score(candidate_grid) -> list[tuple[dict, float]]:
+        search = GridSearchCV(estimator, candidate_grid, scoring="accuracy", cv=cv, refit=False, n_jobs=jobs,
+                              error_score="raise")
+        search.fit(X, y)
+        results = search.cv_results_
+        # Correct predictions per candidate and fold, recovered exactly from the fold accuracies.
+        correct = np.round(np.column_stack([results[f"split{i}_test_score"] for i in range(len(sizes))]) * sizes)
+        return list(zip(map(dict, results["params"]), correct.sum(axis=1) / sizes.sum()))
+
+    scored = score(grid)
+    best_params, best = max(scored, key=lambda item: item[1])  # max keeps the first of equals
+    extended, at_edge = [], None
+    name = next(iter(grid))
+    if len(grid) == 1 and name in (extend or {}) and len(grid[name]) > 1:  # a single given value is a fixed choice
+        limits = extend[name]
+        values = list(grid[name])
+        while True:
+            at = best_params[name]
+            if at == values[0] and _step(values, down=True) >= limits[0]:
+                new = _step(values, down=True)
+                values.insert(0, new)
+            elif at == values[-1] and _step(values, down=False) <= limits[1]:
+                new = _step(values, down=False)
+                values.append(new)
+            else:
+                break
+            (params, accuracy), = score({name: [new]})
+            scored.append((params, accuracy))
+            extended.append(new)
+            if accuracy <= best:
+                break  # no better beyond the end: the choice is bracketed
+            best_params, best = params, accuracy
+        scored.sort(key=lambda item: item[0][name])
+        edge = best_params[name]
+        at_edge = "lowest" if edge == values[0] else "highest" if edge == values[-1] else None
+    return Selection(best_params, {candidate_label(c): float(a) for c, a in scored}, by, extended, at_edge)
+
+
+def _step(values: list, down: bool) -> float:
+    """The next value beyond an end of an increasing geometric grid: on the 1-3-10 ladder when the
+    end is on it (0.003 -> 0.001 -> 0.0003), else by the ratio of the two values at that end."""
+    end = values[0] if down else values[-1]
+    exponent = int(np.floor(np.log10(end)))
+    mantissa = end / 10 ** exponent
+    if np.isclose(mantissa, 1.0):
+        return float(f"{3 * 10 ** (exponent - 1) if down else 3 * 10 ** exponent:.12g}")
+    if np.isclose(mantissa, 3.0):
+        return float(f"{10 ** exponent if down else 10 ** (exponent + 1):.12g}")
+    ratio = values[1] / values[0] if down else values[-1] / values[-2]
+    return end / ratio if down else end * ratio
 
 
 def out_of_fold_predictions(estimator, X, y, folds) -> np.ndarray:

@@ -9,8 +9,9 @@ def _pct(x) -> str:
 
 
 def _chosen(row: dict) -> str:
-    chosen = row.get("selection", {}).get("chosen", {})
-    return ", ".join(f"{name}={value}" for name, value in chosen.items())
+    selection = row.get("selection", {})
+    text = ", ".join(f"{name}={value}" for name, value in selection.get("chosen", {}).items())
+    return text + (" (edge)" if selection.get("at_edge") else "")
 
 
 def _table(lines: list[list[str]]) -> list[str]:
@@ -70,7 +71,13 @@ def detail(row: dict, eval_name: str) -> str:
         out.append(f"  {label:<{width}} " + " ".join(f"{c:>12d}" for c in counts))
     if "selection" in row:
         scores = ", ".join(f"{name}: {100 * a:.1f}" for name, a in row["selection"]["scores"].items())
-        out.append(f"  {_chosen(row)} chosen by {row['selection']['by']}" + (f" ({scores})" if scores else ""))
+        selection = row["selection"]
+        out.append(f"  {_chosen(row)} chosen by {selection['by']}" + (f" ({scores})" if scores else ""))
+        if selection.get("extended"):
+            out.append("  the best value sat at an end of the grid, which was extended with "
+                       + ", ".join(map(str, selection["extended"])))
+        if selection.get("at_edge"):
+            out.append(f"  note: the choice is the {selection['at_edge']} value tried: the grid reached its limit")
     if row.get("fitted"):
         out.append("  fitted: " + ", ".join(f"{k} {_value(v)}" for k, v in row["fitted"].items()))
     if "evaluation" in row:
