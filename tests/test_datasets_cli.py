@@ -5,6 +5,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from tests.conftest import REPO
 
 
@@ -46,3 +48,24 @@ def test_bad_row_exit_and_skip(tmp_path):
     skipped = json.loads(run_script(*args, "--on-bad-row", "skip").stdout)
     split = skipped["corpora"]["custom"]["splits"]["train"]
     assert (split["rows"], split["pairs"], split["skipped"]) == (2, 1, {"wrong column count": 1})
+
+
+@pytest.mark.parametrize("name, text, message, category", [
+    ("train.csv", "premise,hypothesis\na,b\n" + "x" * 140_000 + ",b\n",
+     ":3: field 'premise' is 140,000 characters long", "sentence too long"),
+    ("train.jsonl", '{"premise": "a", "hypothesis": "b"}\n' + "[" * 100_000 + "]" * 100_000 + "\n",
+     ":2: invalid JSON (nested too deeply)", "invalid JSON"),
+    ("train.jsonl", '{"premise": "a", "hypothesis": "b"}\n{"premise": "\\ud800", "hypothesis": "b"}\n',
+     ":2: field 'premise' holds a lone surrogate", "lone surrogate"),
+    ("train.csv", 'premise,hypothesis\na,b\n"c,d\n' + "e,f\n" * 34, ":3: unterminated quote", "unterminated quote"),
+])
+def test_bad_rows_exit_cleanly_or_are_counted(tmp_path, name, text, message, category):
+    bad = tmp_path / name
+    bad.write_text(text)
+    args = ["experiments/datasets.py", "--stats", "--dataset", "custom", "--test-file", str(bad)]
+    failed = run_script(*args)
+    assert failed.returncode == 2 and f"{bad}{message}" in failed.stderr and "Traceback" not in failed.stderr
+    skipped = run_script(*args, "--on-bad-row", "skip")
+    assert skipped.returncode == 0, skipped.stderr
+    split = json.loads(skipped.stdout)["corpora"]["custom"]["splits"]["test"]
+    assert split["skipped"] == {category: 1} and split["rows"] == split["pairs"] + 1

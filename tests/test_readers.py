@@ -1,6 +1,7 @@
 """Every reader on the shared corpora (exact counts, a known row) and on hand-made quirky or broken files."""
 from __future__ import annotations
 
+import csv
 import json
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from experiments.corpora.readers.pascal import read_pascal
 from experiments.corpora.readers.sick import read_sick
 from experiments.corpora.readers.snli import read_nli, tokens_and_tags
 from experiments.corpora.readers.superglue import read_superglue
-from features.labels import two_class
+from features.labels import CB3, two_class
 
 # ---------------------------------------------------------------- shared corpora
 
@@ -244,3 +245,252 @@ def test_mnli_glue_tsv_layout(tmp_path):
          "sentence1_parse": "(ROOT (NP (DT A) (NN b)))", "sentence2_parse": "(ROOT (NN c))", "genre": "slate"}))
     pair = get_corpus("mnli").load("train", tmp_path).pairs[0]
     assert (pair.id, pair.label, pair.hypothesis_tokens) == ("9", "contradiction", ("c",))
+
+
+# ---------------------------------------------------------------- inputs that crashed, merged or miscounted
+# (issue 14, items 5 and 9): each bad input is an error naming FILE:LINE, or one counted skip.
+
+def read_cb(path, dataset="cb", split="test", on_bad_row="error"):
+    return read_superglue(path, dataset, split, on_bad_row, labels=CB3)
+
+
+def jsonl_row(**fields) -> str:
+    return json.dumps(fields)
+
+
+def assert_bad_row(path, reader, message, category, good=0):
+    """The row is an error naming the file and line; with skip it is counted under `category`."""
+    with pytest.raises(DataFormatError, match=message):
+        reader(path, "x", "train")
+    data = reader(path, "x", "train", on_bad_row="skip")
+    assert (len(data.pairs), dict(data.skipped)) == (good, {category: 1})
+    assert data.rows == good + 1
+
+
+def test_csv_field_longer_than_the_csv_module_limit(tmp_path):
+    # 131,072 characters is the csv module's default cap; a long cell outside the sentences is fine.
+    notes, long = "n" * 150_000, "x" * 200_000
+    path = write(tmp_path / "t.csv", f"premise,hypothesis,label,notes\nA.,B.,yes,{notes}\n\"{long}\",B.,no,\n")
+    assert_bad_row(path, read_custom, r"t.csv:3: field 'premise' is 200,000 characters long; the limit is 100,000",
+                   "sentence too long", good=1)
+    assert csv.field_size_limit() == 131_072  # the process-wide cap is put back
+
+
+@pytest.mark.parametrize("line, message", [
+    ("[" * 100_000 + "]" * 100_000, r"x.jsonl:2: invalid JSON \(nested too deeply\)"),
+    ('{"sentence1": ' + "[" * 100_000 + "]" * 100_000 + "}", r"x.jsonl:2: invalid JSON \(nested too deeply\)"),
+    ('{"sentence1": "a", "sentence2": "b", "gold_label": "neutral", "n": ' + "9" * 5000 + "}",
+     r"x.jsonl:2: invalid JSON \(.*5000 digits"),
+])
+def test_jsonl_lines_json_cannot_hold(tmp_path, line, message):
+    good = jsonl_row(sentence1="a", sentence2="b", gold_label="neutral")
+    assert_bad_row(write(tmp_path / "x.jsonl", f"{good}\n{line}\n"), read_nli, message, "invalid JSON", good=1)
+
+
+@pytest.mark.parametrize("reader, row", [
+    (read_nli, '{"sentence1": "a\\ud800", "sentence2": "b", "gold_label": "neutral"}'),
+    (read_nli, '{"sentence1": "a", "sentence2": "b", "gold_label": "neutral", "pairID": "\\udfff"}'),
+    (read_cb, '{"premise": "a", "hypothesis": "\\udbff", "idx": 0}'),
+    (read_custom, '{"premise": "a", "hypothesis": "b", "label": ["x", "\\ud800"]}'),
+])
+def test_jsonl_lone_surrogate_is_a_bad_row(tmp_path, reader, row):
+    assert_bad_row(write(tmp_path / "x.jsonl", row), reader, r"x.jsonl:1: field '\w+' holds a lone surrogate",
+                   "lone surrogate")
+
+
+def test_jsonl_escaped_surrogate_pairs_are_text(tmp_path):
+    path = write(tmp_path / "x.jsonl", '{"sentence1": "a \\ud83d\\ude00", "sentence2": "\\\\ud800", '
+                 '"gold_label": "neutral"}')
+    pair = read_nli(path, "snli", "dev").pairs[0]
+    assert (pair.premise, pair.hypothesis) == ("a \U0001F600", "\\ud800")
+
+
+LONG = "w" * 100_001  # one over MAX_SENTENCE_CHARS
+SICK_HEADER = "pair_ID\tsentence_A\tsentence_B\tentailment_label\tSemEval_set"
+
+
+@pytest.mark.parametrize("name, text, reader, field", [
+    ("train.tsv", f"index\tsentence1\tsentence2\tlabel\n0\t{LONG}\tb\tentailment\n", read_rte, "sentence1"),
+    ("diagnostic-full.tsv", f"Domain\tPremise\tHypothesis\tLabel\nNews\ta\t{LONG}\tneutral\n", read_ax,
+     "Hypothesis"),
+    ("SICK.txt", f"{SICK_HEADER}\n1\t{LONG}\tb\tNEUTRAL\tTRAIN\n", read_sick, "sentence_A"),
+    ("x.jsonl", jsonl_row(sentence1="a", sentence2=LONG, gold_label="neutral"), read_nli, "sentence2"),
+    ("x.txt", f"gold_label\tsentence1\tsentence2\nneutral\t{LONG}\tb\n", read_nli, "sentence1"),
+    ("x.jsonl", jsonl_row(premise=LONG, hypothesis="b", idx=0), read_cb, "premise"),
+    ("x.jsonl", jsonl_row(premise="a", hypothesis=LONG), read_custom, "hypothesis"),
+    ("x.tsv", f"premise\thypothesis\n{LONG}\tb\n", read_custom, "premise"),
+    ("x.csv", f"premise,hypothesis\na,{LONG}\n", read_custom, "hypothesis"),
+    ("rte3_dev.xml", f'<entailment-corpus>\n<pair id="1" entailment="YES"><t>{LONG}</t><h>b</h></pair>'
+     "</entailment-corpus>", read_pascal, "t"),
+])
+def test_sentence_over_the_length_limit_is_a_bad_row(tmp_path, name, text, reader, field):
+    line = 1 if name.endswith(".jsonl") else 2  # the other files have a header line
+    assert_bad_row(write(tmp_path / name, text), reader,
+                   rf"{name}:{line}: field '{field}' is 100,001 characters long; the limit is 100,000",
+                   "sentence too long")
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"sentence1": 123}, r"field 'sentence1' must be a string, not a number"),
+    ({"sentence1": None}, r"field 'sentence1' must be a string, not null"),
+    ({"sentence2": ["b"]}, r"field 'sentence2' must be a string, not an array"),
+    ({"gold_label": 5}, r"field 'gold_label' must be a string, not a number"),
+    ({"gold_label": ["neutral"]}, r"field 'gold_label' must be a string, not an array"),
+    ({"gold_label": None}, r"field 'gold_label' must be a string, not null"),
+    ({"sentence1_parse": 5}, r"field 'sentence1_parse' must be a string, not a number"),
+    ({"sentence2_parse": ["(NN b)"]}, r"field 'sentence2_parse' must be a string, not an array"),
+    ({"pairID": ["1"]}, r"field 'pairID' must be a string or an integer, not an array"),
+    ({"genre": {"x": 1}}, r"field 'genre' must be a string, not an object"),
+])
+def test_snli_fields_of_the_wrong_json_type(tmp_path, fields, message):
+    row = {"sentence1": "a", "sentence2": "b", "gold_label": "neutral", "sentence1_parse": "(NN a)",
+           "sentence2_parse": "(NN b)", "pairID": "1"} | fields
+    assert_bad_row(write(tmp_path / "x.jsonl", json.dumps(row)), read_nli, rf"x.jsonl:1: {message}",
+                   "wrong field type")
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"premise": 5}, r"field 'premise' must be a string, not a number"),
+    ({"hypothesis": None}, r"field 'hypothesis' must be a string, not null"),
+    ({"premise": {"text": "a"}}, r"field 'premise' must be a string, not an object"),
+    ({"label": 1}, r"field 'label' must be a string, not a number"),
+    ({"label": None}, r"field 'label' must be a string, not null"),
+    ({"idx": "abc"}, r"field 'idx' must be an integer, not a string"),
+    ({"idx": "7"}, r"field 'idx' must be an integer, not a string"),
+    ({"idx": 1.5}, r"field 'idx' must be an integer, not a number"),
+    ({"idx": True}, r"field 'idx' must be an integer, not a boolean"),
+    ({"idx": None}, r"field 'idx' must be an integer, not null"),
+])
+def test_superglue_fields_of_the_wrong_json_type(tmp_path, fields, message):
+    row = {"premise": "a", "hypothesis": "b", "label": "neutral", "idx": 3} | fields
+    assert_bad_row(write(tmp_path / "x.jsonl", json.dumps(row)), read_cb, rf"x.jsonl:1: {message}", "wrong field type")
+
+
+def test_superglue_ids_are_the_integer_idx(tmp_path):
+    rows = [{"sentence1": "a", "sentence2": "b", "idx": 12}, {"sentence1": "c", "sentence2": "d"}]
+    data = read_superglue(write(tmp_path / "x.jsonl", "\n".join(map(json.dumps, rows))), "superglue-rte", "test")
+    assert [p.id for p in data.pairs] == ["12", "1"]
+
+
+@pytest.mark.parametrize("fields, message", [
+    ({"premise": ["a"]}, r"field 'premise' must be a string or an integer, not an array"),
+    ({"premise": {"a": 1}}, r"field 'premise' must be a string or an integer, not an object"),
+    ({"premise": None}, r"field 'premise' must be a string or an integer, not null"),
+    ({"hypothesis": True}, r"field 'hypothesis' must be a string or an integer, not a boolean"),
+    ({"label": 1.5}, r"field 'label' must be a string or an integer, not a number"),
+    ({"label": None}, r"field 'label' must be a string or an integer, not null"),
+])
+def test_custom_jsonl_fields_of_the_wrong_json_type(tmp_path, fields, message):
+    row = {"premise": "a", "hypothesis": "b", "label": "yes"} | fields
+    assert_bad_row(write(tmp_path / "x.jsonl", json.dumps(row)), read_custom, rf"x.jsonl:1: {message}",
+                   "wrong field type")
+
+
+def test_custom_jsonl_integers_are_text(tmp_path):
+    # Exported datasets often hold integer labels and ids; their text is unambiguous.
+    path = write(tmp_path / "x.jsonl", jsonl_row(premise=7, hypothesis="b", label=0, id=41))
+    pair = read_custom(path, "c", "train", id_column="id").pairs[0]
+    assert (pair.id, pair.premise, pair.label) == ("41", "7", "0")
+
+
+def test_csv_unterminated_quote_swallowing_the_rest_of_the_file(tmp_path):
+    rows = "".join(f"P{i}.,H{i}.\n" for i in range(34))
+    path = write(tmp_path / "t.csv", f'premise,hypothesis\nA.,"B. oops\n{rows}')
+    with pytest.raises(DataFormatError, match=r"t.csv:2: unterminated quote: the quoted field opened on line 2 "
+                                              r"runs to the end of the file \(35 lines\)"):
+        read_custom(path, "c", "test")
+    data = read_custom(path, "c", "test", on_bad_row="skip")  # the rows after the stray quote are kept
+    assert (data.rows, len(data.pairs), dict(data.skipped)) == (35, 34, {"unterminated quote": 1})
+    assert [p.id for p in data.pairs][:2] == ["3", "4"] and data.pairs[-1].premise == "P33."
+
+
+def test_csv_stray_quote_closed_by_a_later_one(tmp_path):
+    path = write(tmp_path / "t.csv", 'premise,hypothesis,label\nA.,"B. oops,yes\nC.,D.,no\nE.,F" end,yes\nG.,H.,no\n')
+    with pytest.raises(DataFormatError, match=r"t.csv:2: unterminated quote\? the quoted field opened on line 2 "
+                                              r"closes on line 4 in the middle of a field"):
+        read_custom(path, "c", "train")
+    data = read_custom(path, "c", "train", on_bad_row="skip")
+    assert [(p.id, p.hypothesis) for p in data.pairs] == [("3", "D."), ("4", 'F" end'), ("5", "H.")]
+    assert (data.rows, dict(data.skipped)) == (4, {"unterminated quote": 1})
+
+
+def test_csv_multi_line_fields_keep_their_blank_lines(tmp_path):
+    path = write(tmp_path / "t.csv", 'premise,hypothesis\n"One.\n\nThree, ""quoted"".",B.\n\nC.,D.\n',
+                 newline="\r\n")
+    data = read_custom(path, "c", "test")
+    assert [(p.id, p.premise) for p in data.pairs] == [("2", 'One.\n\nThree, "quoted".'), ("6", "C.")]
+    assert data.rows == 2
+
+
+def test_csv_multi_line_record_with_wrong_column_count_names_its_first_line(tmp_path):
+    path = write(tmp_path / "t.csv", 'premise,hypothesis,label\n"One\ntwo",B.\nC.,D.,yes\n')
+    assert_bad_row(path, read_custom, r"t.csv:2: expected 3 comma-separated columns, found 2 \(the record spans "
+                   r"lines 2-3\)", "wrong column count", good=1)
+
+
+def test_csv_line_numbers_count_blank_lines(tmp_path):
+    path = write(tmp_path / "t.csv", "premise,hypothesis,label\n\na,b,yes\n\n  \n\nc,d\n")
+    assert_bad_row(path, read_custom, r"t.csv:7: expected 3 comma-separated columns, found 2",
+                   "wrong column count", good=1)
+    assert read_custom(path, "c", "train", on_bad_row="skip").pairs[0].id == "3"
+
+
+def test_csv_carriage_return_inside_an_unquoted_field(tmp_path):
+    path = write(tmp_path / "t.csv", "premise,hypothesis\na,b\nc\rd,e\n")
+    assert_bad_row(path, read_custom, r"t.csv:3: malformed CSV \(new-line character seen in unquoted field",
+                   "malformed CSV", good=1)
+
+
+def test_csv_undecodable_line_inside_a_quoted_field(tmp_path):
+    path = tmp_path / "t.csv"
+    path.write_bytes(b'premise,hypothesis\n"a\n\xff b",c\nd,e\n')
+    assert_bad_row(path, read_custom, r"t.csv:3: undecodable bytes \(not UTF-8\) at byte 0", "undecodable bytes",
+                   good=1)
+
+
+def test_sick_undecodable_line_is_counted_once_over_the_splits(tmp_path):
+    path = tmp_path / "SICK.txt"
+    path.write_bytes(f"{SICK_HEADER}\r\n1\ta\tb\tNEUTRAL\tTRAIN\r\n2\tc\td\tENTAILMENT\tTRIAL\r\n".encode()
+                     + b"3\tc\xff\td\tENTAILMENT\tTRIAL\r\n4\te\tf\tNEUTRAL\t\xffTRIAL\r\n5\tg\th\tNEUTRAL\tTEST")
+    splits = {s: read_sick(path, "sick", s, on_bad_row="skip") for s in ("train", "dev", "test")}
+    got = {s: (d.rows, len(d.pairs), dict(d.skipped)) for s, d in splits.items()}
+    assert got == {"train": (2, 1, {"undecodable bytes": 1}), "dev": (2, 1, {"undecodable bytes": 1}),
+                   "test": (1, 1, {})}
+    with pytest.raises(DataFormatError, match=r"SICK.txt:4: undecodable bytes"):
+        read_sick(path, "sick", "dev")
+    with pytest.raises(DataFormatError, match=r"SICK.txt:5: undecodable bytes"):
+        read_sick(path, "sick", "train")
+    assert len(read_sick(path, "sick", "test").pairs) == 1
+
+
+def test_pascal_follows_the_declared_encoding(tmp_path):
+    path = write(tmp_path / "rte3_dev.xml", '<?xml version="1.0" encoding="ISO-8859-1"?>\n<entailment-corpus>\n'
+                 '<pair id="1" entailment="YES"><t>Caf\u00e9 cr\u00e8me</t><h>\u00e0 Paris</h></pair>'
+                 '</entailment-corpus>', encoding="latin-1")
+    pair = read_pascal(path, "rte3", "train").pairs[0]
+    assert (pair.premise, pair.hypothesis) == ("Caf\u00e9 cr\u00e8me", "\u00e0 Paris")
+
+
+@pytest.mark.parametrize("encoding, message", [("foo", "unknown encoding: foo"),
+                                               ("Shift_JIS", "multi-byte encodings are not supported")])
+def test_pascal_declared_encoding_it_cannot_read(tmp_path, encoding, message):
+    path = write(tmp_path / "rte3_dev.xml", f'<?xml version="1.0" encoding="{encoding}"?>\n<entailment-corpus>\n'
+                 '<pair id="1" entailment="YES"><t>a</t><h>b</h></pair></entailment-corpus>')
+    with pytest.raises(DataFormatError, match=rf"rte3_dev.xml:1: unreadable XML encoding: {message}"):
+        read_pascal(path, "rte3", "train")
+
+
+def test_pascal_nested_pair(tmp_path):
+    path = write(tmp_path / "rte3_dev.xml", '<entailment-corpus>\n<pair id="1" entailment="YES"><t>a</t>\n'
+                 '<pair id="2" entailment="NO"><t>b</t><h>c</h></pair>\n<h>d</h></pair>\n'
+                 '<pair id="3" entailment="NO"><t>e</t><h>f</h></pair></entailment-corpus>')
+    with pytest.raises(DataFormatError, match=r"rte3_dev.xml:3: a <pair> inside the <pair> opened on line 2"):
+        read_pascal(path, "rte3", "train")
+    data = read_pascal(path, "rte3", "train", on_bad_row="skip")
+    assert ([p.id for p in data.pairs], data.rows, dict(data.skipped)) == (["3"], 3, {"nested pair": 2})
+
+
+def test_pascal_second_t_element(tmp_path):
+    path = write(tmp_path / "rte3_dev.xml", '<entailment-corpus>\n<pair id="1" entailment="YES"><t>a</t>'
+                 '<t>b</t><h>c</h></pair></entailment-corpus>')
+    assert_bad_row(path, read_pascal, r"rte3_dev.xml:2: pair has more than one <t> element", "malformed pair")

@@ -9,9 +9,20 @@ import zipfile
 import pytest
 from sklearn.metrics import matthews_corrcoef
 
+from experiments.corpora import get_corpus
 from experiments.corpora.readers.glue import read_ax
+from experiments.outputs import submissions
 from experiments.outputs.breakdown import breakdown
-from experiments.outputs.submissions import TASKS, SubmissionError, bundle, validate, write_predictions
+from experiments.outputs.submissions import (
+    TASKS,
+    SubmissionError,
+    bundle,
+    read_predictions,
+    validate,
+    write_predictions,
+    write_submissions,
+)
+from features.labels import CB3
 from tests.conftest import REPO
 
 
@@ -115,3 +126,98 @@ def test_diagnose_cli_on_predictions(tmp_path):
     done = subprocess.run([sys.executable, "experiments/diagnose.py", "--diagnostic", str(path), "--predictions",
                            str(short)], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 2 and "no prediction for 5" in done.stderr
+
+
+# ---------------------------------------------------------------- refused test sets and notes that reach the user
+
+
+@pytest.mark.parametrize("benchmark, name, ids, message", [
+    ("superglue", "CB", [], r"CB: the test set is empty"),
+    ("glue", "RTE", [], r"RTE: the test set is empty"),
+    ("glue", "RTE", ["0", "1", "0"], r"RTE: test id '0' occurs 2 times \(rows 1 and 3\)"),
+    ("superglue", "CB", ["4", "4"], r"CB: test id '4' occurs 2 times \(rows 1 and 2\)"),
+    ("superglue", "CB", ["abc"], r"CB: test id 'abc' is not an integer"),
+    ("superglue", "CB", ["1.5"], r"CB: test id '1.5' is not an integer"),
+    ("superglue", "CB", ["07"], r"CB: test id '07' is not an integer"),
+])
+def test_refused_test_ids_write_no_file(tmp_path, benchmark, name, ids, message):
+    task = TASKS[(benchmark, name)]
+    with pytest.raises(SubmissionError, match=message):
+        write_predictions(task, ids, [task.labels[0]] * len(ids), tmp_path)
+    assert not (tmp_path / task.filename).exists()
+
+
+def test_validate_refuses_empty_and_duplicate_test_sets(tmp_path):
+    task = TASKS[("superglue", "CB")]
+    (tmp_path / "CB.jsonl").write_text("")
+    with pytest.raises(SubmissionError, match="the test set is empty"):
+        validate(task, tmp_path / "CB.jsonl", [])
+    (tmp_path / "CB.jsonl").write_text('{"idx": 1, "label": "neutral"}\n{"idx": 1, "label": "neutral"}\n')
+    with pytest.raises(SubmissionError, match=r"test id '1' occurs 2 times"):
+        validate(task, tmp_path / "CB.jsonl", ["1", "1"])
+
+
+def test_validation_notes_are_logged(tmp_path):
+    task, notes = TASKS[("glue", "AX")], []
+    path = write_predictions(task, ["0"], ["neutral"], tmp_path, log=notes.append)
+    assert notes == [f"note: {path}: AX has 1 rows; the official test set has 1104"]
+    write_predictions(task, [str(i) for i in range(1104)], ["neutral"] * 1104, tmp_path, log=notes.append)
+    assert len(notes) == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"idx": 0, "label": "neutral"}\n{"idx": 0, "label": "neutral"}\n', r"CB.jsonl:2: idx 0 repeats line 1"),
+    ('{"idx": "abc", "label": "neutral"}\n', r"CB.jsonl:1: idx must be an integer"),
+    ('{"idx": 0.0, "label": "neutral"}\n', r"CB.jsonl:1: idx must be an integer"),
+    ('{"idx": 0, "label": 1}\n', r"CB.jsonl:1: label must be a string"),
+    ('["idx", "label"]\n', r"CB.jsonl:1: not an \{idx, label\} JSON line"),
+])
+def test_read_predictions_refuses_bad_superglue_lines(tmp_path, text, message):
+    (tmp_path / "CB.jsonl").write_text(text)
+    with pytest.raises(SubmissionError, match=message):
+        read_predictions(TASKS[("superglue", "CB")], tmp_path / "CB.jsonl")
+
+
+def test_read_predictions_refuses_repeated_glue_index_and_non_utf8(tmp_path):
+    task = TASKS[("glue", "AX")]
+    (tmp_path / "AX.tsv").write_text("index\tprediction\n0\tneutral\n1\tneutral\n0\tentailment\n")
+    with pytest.raises(SubmissionError, match=r"AX.tsv:4: index 0 repeats line 2"):
+        read_predictions(task, tmp_path / "AX.tsv")
+    (tmp_path / "AX.tsv").write_bytes(b"index\tprediction\n0\tneutral\n1\tn\xe9utral\n")
+    with pytest.raises(SubmissionError, match=r"AX.tsv:3: not UTF-8"):
+        read_predictions(task, tmp_path / "AX.tsv")
+
+
+class _Constant:
+    """A stand-in predictor: one label for every pair."""
+
+    labels = CB3
+
+    def predict(self, pairs):
+        return ["neutral"] * len(pairs)
+
+
+def _cb_data(tmp_path, test_text: str):
+    folder = tmp_path / "data" / "superglue" / "CB"
+    folder.mkdir(parents=True)
+    (folder / "test.jsonl").write_text(test_text)
+    return tmp_path / "data"
+
+
+def test_submission_of_an_empty_cb_test_file_is_refused(tmp_path):
+    data = _cb_data(tmp_path, "")
+    with pytest.raises(SubmissionError, match="CB: the test set is empty"):
+        write_submissions(_Constant(), get_corpus("cb"), {"superglue": tmp_path / "out"}, data_dir=data,
+                          log=lambda message: None)
+    assert not (tmp_path / "out" / "CB.jsonl").exists()
+
+
+def test_submission_notes_reach_the_log(tmp_path, monkeypatch):
+    monkeypatch.setattr(submissions, "annotate", lambda pairs, **kwargs: pairs)  # no tagger needed
+    data = _cb_data(tmp_path, '{"premise": "a", "hypothesis": "b", "idx": 0}\n')
+    messages = []
+    written = write_submissions(_Constant(), get_corpus("cb"), {"superglue": tmp_path / "out"}, data_dir=data,
+                                log=messages.append)
+    assert written == [tmp_path / "out" / "CB.jsonl"]
+    assert messages == [f"note: {written[0]}: CB has 1 rows; the official test set has 250",
+                        f"wrote {written[0]} (1 rows, validated against cb test)"]

@@ -9,7 +9,7 @@ import json
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from features.annotation import annotate
 from features.atomic import atomic_path, atomic_write
@@ -69,10 +69,23 @@ class SubmissionError(ValueError):
     """A prediction file that does not match its test set, or a task this model cannot predict."""
 
 
-def write_predictions(task: SubmissionTask, ids: Sequence[str], labels: Sequence[str], out_dir: Path) -> Path:
-    """Write `task`'s file in `out_dir` (rows in the given test order), then validate it."""
+def write_predictions(task: SubmissionTask, ids: Sequence[str], labels: Sequence[str], out_dir: Path, *,
+                      log: Callable[[str], None] = print) -> Path:
+    """Write `task`'s file in `out_dir` (rows in the given test order), then validate it.
+
+    A test set that cannot make a valid file (empty, repeated ids, SuperGLUE ids that are not
+    integers) is refused before anything is written. Validation notes, e.g. a row count other than
+    the official test size, go to `log`: the file is still written, but the user is told.
+    """
+    ids = [str(i) for i in ids]
     if len(ids) != len(labels):
         raise SubmissionError(f"{task.name}: {len(ids)} test ids but {len(labels)} predictions")
+    _check_test_ids(task, ids)
+    if task.benchmark == "superglue":
+        wrong = next((i for i in ids if not _is_integer_text(i)), None)
+        if wrong is not None:
+            raise SubmissionError(f"{task.name}: test id {wrong!r} is not an integer; SuperGLUE files take "
+                                  "integer idx values")
     unknown = sorted(set(labels) - set(task.labels))
     if unknown:
         raise SubmissionError(f"{task.name}: predicted label(s) {unknown} are not in {list(task.labels)}")
@@ -82,15 +95,40 @@ def write_predictions(task: SubmissionTask, ids: Sequence[str], labels: Sequence
     else:
         text = "".join(json.dumps({"idx": int(i), "label": label}) + "\n" for i, label in zip(ids, labels))
     atomic_write(path, text)
-    validate(task, path, ids)
+    for note in validate(task, path, ids)["notes"]:
+        log(f"note: {path}: {note}")
     return path
 
 
+def _is_integer_text(text: str) -> bool:
+    # int() also takes " 7", "07", "1_0" and non-ASCII digits, whose written idx would not read back as the id.
+    return text.isascii() and text.lstrip("-").isdigit() and str(int(text)) == text
+
+
+def _check_test_ids(task: SubmissionTask, test_ids: Sequence[str]) -> None:
+    """Refuse an empty test set and repeated ids (the file would be valid only in form)."""
+    if not test_ids:
+        raise SubmissionError(f"{task.name}: the test set is empty (0 examples): nothing to predict; "
+                              "is the test file empty?")
+    seen: dict[str, int] = {}
+    for row, test_id in enumerate(map(str, test_ids), start=1):
+        if test_id in seen:
+            count = sum(1 for i in test_ids if str(i) == test_id)
+            raise SubmissionError(f"{task.name}: test id {test_id!r} occurs {count} times (rows {seen[test_id]} "
+                                  f"and {row}); test ids must be unique")
+        seen[test_id] = row
+
+
 def read_predictions(task: SubmissionTask, path: Path) -> list[tuple[str, str]]:
-    """(id, label) rows of a prediction file, checking its layout."""
+    """(id, label) rows of a prediction file, checking its layout; an id may occur once."""
     rows = []
-    with open(path, encoding="utf-8", newline="") as handle:
-        lines = handle.read().split("\n")
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        lines = data.decode("utf-8").split("\n")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SubmissionError(f"{path}:{line}: not UTF-8 (byte {exc.start})") from None
     if lines and lines[-1] == "":
         lines.pop()
     if task.benchmark == "glue":
@@ -105,14 +143,31 @@ def read_predictions(task: SubmissionTask, path: Path) -> list[tuple[str, str]]:
         for number, line in enumerate(lines, start=1):
             try:
                 obj = json.loads(line)
-                rows.append((str(obj["idx"]), obj["label"]))
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                idx, label = obj["idx"], obj["label"]
+            except (ValueError, RecursionError, KeyError, TypeError) as exc:
                 raise SubmissionError(f"{path}:{number}: not an {{idx, label}} JSON line ({exc})") from None
+            if type(idx) is not int:
+                raise SubmissionError(f"{path}:{number}: idx must be an integer, not {idx!r}")
+            if not isinstance(label, str):
+                raise SubmissionError(f"{path}:{number}: label must be a string, not {label!r}")
+            rows.append((str(idx), label))
+    first_line = 2 if task.benchmark == "glue" else 1
+    seen: dict[str, int] = {}
+    for number, (row_id, _) in enumerate(rows, start=first_line):
+        if row_id in seen:
+            raise SubmissionError(f"{path}:{number}: {'index' if task.benchmark == 'glue' else 'idx'} {row_id} "
+                                  f"repeats line {seen[row_id]}")
+        seen[row_id] = number
     return rows
 
 
 def validate(task: SubmissionTask, path: Path, test_ids: Sequence[str]) -> dict:
-    """Row count, id order and label vocabulary of a written file against the task's test ids."""
+    """Row count, id order and label vocabulary of a written file against the task's test ids.
+
+    Raises SubmissionError for a mismatch, an empty test set or repeated ids; returns {"rows", "notes"},
+    where notes are facts a user should see but that do not make the file wrong.
+    """
+    _check_test_ids(task, test_ids)
     rows = read_predictions(task, path)
     if len(rows) != len(test_ids):
         raise SubmissionError(f"{path}: {len(rows)} rows, but the test set has {len(test_ids)} examples")
@@ -175,7 +230,7 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
             if set(labels) - set(task.labels):
                 raise SubmissionError(f"{task.filename} takes labels {list(task.labels)}, but this model predicts "
                                       f"{sorted(set(predictor.labels))} (a {len(predictor.labels)}-class model)")
-            path = write_predictions(task, [p.id for p in pairs], labels, out_dir)
+            path = write_predictions(task, [p.id for p in pairs], labels, out_dir, log=log)
             log(f"wrote {path} ({len(pairs)} rows, validated against {task_corpus.name} {task.split})")
             written.append(path)
     if zip_path and written:

@@ -1,13 +1,29 @@
 """Any sentence-pair task in TSV, CSV or JSONL with named premise/hypothesis/label columns."""
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
+import threading
 from pathlib import Path
+from typing import Iterator, NamedTuple
 
 from features.pair import Pair
 
-from .common import BadRows, DataFormatError, SplitData, iter_jsonl, iter_lines, iter_tsv
+from .common import (
+    UNDECODABLE,
+    BadRows,
+    DataFormatError,
+    SplitData,
+    decoded_lines,
+    is_blank,
+    iter_jsonl,
+    iter_tsv,
+    sentence_pair,
+    text_value,
+)
+
+UNTERMINATED_QUOTE = "unterminated quote"
 
 
 def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error", *,
@@ -15,8 +31,9 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
                 id_column: str | None = None, labels: tuple[str, ...] | None = None) -> SplitData:
     """Read `path` by its suffix (.tsv unquoted, .csv quoted, .jsonl).
 
-    A file without the label column is unlabeled (a test split). `labels`, when
-    given, is the closed label set; other values are bad rows.
+    A file without the label column is unlabeled (a test split); so is a row whose label cell is
+    empty. `labels`, when given, is the closed label set; other values are bad rows. In JSONL,
+    integers are taken as text (labels 0/1, numeric ids); other non-strings are bad rows.
     """
     bad = BadRows(path, on_bad_row)
     suffix = path.suffix.lower()
@@ -30,37 +47,159 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
         raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use .tsv, .csv or .jsonl")
     pairs = []
     for number, row in rows:
-        p, h = row.get(premise), row.get(hypothesis)
-        if p is None or h is None:
+        if premise not in row or hypothesis not in row:
             bad.bad(number, f"missing field(s) {premise!r}/{hypothesis!r}", "missing field")
             continue
-        gold = row.get(label)
-        if gold is not None:
-            gold = str(gold).strip()
-            if labels is not None and gold not in labels:
+        sentences = sentence_pair(row[premise], row[hypothesis], (premise, hypothesis), number, bad, integers=True)
+        if sentences is None:
+            continue
+        gold = None
+        if label in row:
+            gold = text_value(row[label], label, number, bad, integers=True)
+            if gold is None:
+                continue
+            gold = gold.strip() or None
+            if gold is not None and labels is not None and gold not in labels:
                 bad.bad(number, f"unknown label {gold!r}; expected one of {', '.join(labels)}", "unknown label")
                 continue
-        pair_id = str(row[id_column]) if id_column and row.get(id_column) is not None else str(number)
-        pairs.append(Pair(pair_id, str(p), str(h), gold or None))
+        pair_id = str(number)
+        if id_column and id_column in row:
+            pair_id = text_value(row[id_column], id_column, number, bad, integers=True)
+            if pair_id is None:
+                continue
+        pairs.append(Pair(pair_id, *sentences, gold))
     return bad.split(dataset, split, pairs)
 
 
-def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...]):
-    # Quoted CSV fields may span lines, so decode the file whole and let csv split records.
-    lines = [text for _, text in iter_lines(path, bad)]
-    reader = csv.reader(io.StringIO("\n".join(lines)))
-    header = next(reader, None)
-    if header is None:
+def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
+    """Yield (line, row dict) of a header-first, quoted CSV file; line is the physical line where the
+    record starts, blank lines included."""
+    lines = list(decoded_lines(path))
+    with _csv_field_limit(sum(len(text) for _, text, _ in lines) + 1):
+        records = list(_csv_records(lines))  # eagerly, so the lifted limit does not outlive this call
+    if not records:
         raise DataFormatError(path, None, "empty file (no header line)")
-    missing = [c for c in required if c not in header]
+    header = records[0]
+    if header.problem:
+        raise DataFormatError(path, header.first, f"header line: {header.problem}")
+    missing = [c for c in required if c not in header.cells]
     if missing:
-        raise DataFormatError(path, 1, f"header lacks column(s) {', '.join(missing)}; found {', '.join(header)}")
-    bad.rows = 0
-    for cells in reader:
+        raise DataFormatError(path, header.first, f"header lacks column(s) {', '.join(missing)}; "
+                                                  f"found {', '.join(header.cells)}")
+    for record in records[1:]:
         bad.rows += 1
-        number = reader.line_num
-        if len(cells) != len(header):
-            bad.bad(number, f"expected {len(header)} comma-separated columns, found {len(cells)}",
-                    "wrong column count")
-            continue
-        yield number, dict(zip(header, cells))
+        if record.problem:
+            bad.bad(record.first, record.problem, record.category)
+        elif len(record.cells) != len(header.cells):
+            spans = f" (the record spans lines {record.first}-{record.last})" if record.last > record.first else ""
+            bad.bad(record.first, f"expected {len(header.cells)} comma-separated columns, found {len(record.cells)}"
+                                  f"{spans}", "wrong column count")
+        else:
+            yield record.first, dict(zip(header.cells, record.cells))
+
+
+class _Record(NamedTuple):
+    first: int  # physical line numbers
+    last: int
+    cells: list[str] | None  # None when the record is a bad row for `problem`
+    problem: str | None = None
+    category: str | None = None
+
+
+def _csv_records(lines: list[tuple[int, str, str | None]]) -> Iterator[_Record]:
+    """The CSV records of `lines` (from `decoded_lines`), blank lines left out.
+
+    A quoted field may hold line breaks, so one stray quote can swallow every following row into one
+    field. Two signs tell such a runaway quote from a legitimate multi-line field: the quote is still
+    open at the end of the file, or it closes in the middle of a field (a well-formed closing quote is
+    followed by a comma or the end of a line). Either makes the record's first line (where the quote
+    opened) a bad row, and reading starts again on the next line, so the swallowed rows are kept.
+    """
+    start = 0
+    while start < len(lines):
+        feed = _LineFeed(lines, start)
+        reader = csv.reader(feed)
+        while True:
+            begin = feed.position
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                yield _Record(lines[begin][0], lines[begin][0], None, f"malformed CSV ({exc})", "malformed CSV")
+                start = begin + 1
+                break
+            end = feed.position - 1
+            first, last = lines[begin][0], lines[end][0]
+            runaway = _runaway_quote(lines, begin, end, feed.exhausted)
+            if runaway:
+                yield _Record(first, last, None, runaway, UNTERMINATED_QUOTE)
+                start = begin + 1
+                break
+            if begin == end and is_blank(lines[begin][1]):
+                continue
+            undecodable = next(((n, p) for n, _, p in lines[begin:end + 1] if p), None)
+            if undecodable:
+                yield _Record(undecodable[0], last, None, undecodable[1], UNDECODABLE)
+            else:
+                yield _Record(first, last, cells)
+
+
+def _runaway_quote(lines: list[tuple[int, str, str | None]], begin: int, end: int, at_eof: bool) -> str | None:
+    """Why the record on lines[begin:end + 1] looks like an unterminated quote, or None."""
+    first, last = lines[begin][0], lines[end][0]
+    if at_eof:
+        count = last - first + 1
+        return (f"unterminated quote: the quoted field opened on line {first} runs to the end of the file "
+                f"({count} line{'s' if count > 1 else ''})")
+    if end == begin:
+        return None  # a one-line record: the csv module's lenient reading is the intended one
+    text = "".join(line + "\n" for _, line, _ in lines[begin:end + 1])
+    try:
+        list(csv.reader(io.StringIO(text), strict=True))
+    except csv.Error:
+        return (f"unterminated quote? the quoted field opened on line {first} closes on line {last} in the middle "
+                "of a field")
+    return None
+
+
+class _LineFeed:
+    """Hands the csv module one physical line at a time and remembers how far it got.
+
+    `position` is the index of the next line to hand out, so a record's lines are known. `exhausted`
+    turns true when the csv module asks for a line past the last one: a record it returns after that
+    was ended by the end of the file, not by a line break, so a quoted field in it never closed.
+    """
+
+    def __init__(self, lines: list[tuple[int, str, str | None]], start: int):
+        self.lines, self.position, self.exhausted = lines, start, False
+
+    def __iter__(self) -> _LineFeed:
+        return self
+
+    def __next__(self) -> str:
+        if self.position >= len(self.lines):
+            self.exhausted = True
+            raise StopIteration
+        self.position += 1
+        return self.lines[self.position - 1][1] + "\n"
+
+
+_FIELD_LIMIT_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _csv_field_limit(limit: int):
+    """Lift the csv module's cap on a field's length (131,072 characters by default) while reading.
+
+    The cap is process-wide, so it is raised under a lock and put back after. It protects nothing
+    here, since the whole file is already in memory; an over-long sentence is a bad row downstream
+    (MAX_SENTENCE_CHARS) and a long cell in another column is read as it is.
+    """
+    with _FIELD_LIMIT_LOCK:
+        previous = csv.field_size_limit()
+        csv.field_size_limit(max(previous, limit))
+        try:
+            yield
+        finally:
+            csv.field_size_limit(previous)

@@ -6,7 +6,7 @@ from pathlib import Path
 from features.labels import BINARY01, NLI2, NLI3
 from features.pair import Pair
 
-from .common import BadRows, SplitData, iter_tsv, map_label
+from .common import BadRows, SplitData, iter_tsv, map_label, sentence_pair
 
 _NLI_MAP = {label: label for label in NLI3}
 AX_CATEGORIES = ("Lexical Semantics", "Predicate-Argument Structure", "Logic", "Knowledge")
@@ -28,7 +28,10 @@ def read_glue_pairs(path: Path, dataset: str, split: str, on_bad_row: str = "err
             label = map_label(row["label"], mapping, number, bad)
             if label is None:
                 continue
-        pairs.append(Pair(row["index"], row[columns[0]], row[columns[1]], label))
+        sentences = sentence_pair(row[columns[0]], row[columns[1]], columns, number, bad)
+        if sentences is None:
+            continue
+        pairs.append(Pair(row["index"], *sentences, label))
     return bad.split(dataset, split, pairs)
 
 
@@ -62,11 +65,14 @@ def read_ax(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> 
         label = map_label(row["Label"], _NLI_MAP, number, bad)
         if label is None:
             continue
+        sentences = sentence_pair(row["Premise"], row["Hypothesis"], ("Premise", "Hypothesis"), number, bad)
+        if sentences is None:
+            continue
         categories = {}
         for name in AX_CATEGORIES:
             cell = (row.get(name) or "").strip()
             if cell:
                 categories[name] = [p.strip() for p in cell.split(";") if p.strip()]
         meta = {"categories": categories, "domain": row.get("Domain", "")}
-        pairs.append(Pair(str(index), row["Premise"], row["Hypothesis"], label, meta=meta))
+        pairs.append(Pair(str(index), *sentences, label, meta=meta))
     return bad.split(dataset, split, pairs)

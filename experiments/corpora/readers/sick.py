@@ -6,7 +6,7 @@ from pathlib import Path
 from features.labels import NLI3
 from features.pair import Pair
 
-from .common import BadRows, DataFormatError, SplitData, iter_lines, map_label
+from .common import UNDECODABLE, BadRows, DataFormatError, SplitData, decoded_lines, is_blank, map_label, sentence_pair
 
 SICK_SETS = {"TRAIN": "train", "TRIAL": "dev", "TEST": "test"}
 _LABELS = {label.upper(): label for label in NLI3}
@@ -16,35 +16,39 @@ _REQUIRED = ("pair_ID", "sentence_A", "sentence_B", "entailment_label", "SemEval
 def read_sick(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
     """Pairs of `split` (train=TRAIN, dev=TRIAL, test=TEST); a file without TEST rows has an empty test split.
 
-    A malformed row whose `SemEval_set` cannot be read is counted under train,
-    so that each bad row is reported exactly once over the three splits.
+    Each of the three reads sees the whole file, so every row, good or bad, is counted in one split
+    only: its own. A row whose `SemEval_set` cannot be read (wrong column count, unknown value, or
+    undecodable bytes in that cell) counts under train. An undecodable row whose `SemEval_set` is
+    readable counts in its own split.
     """
     bad = BadRows(path, on_bad_row)
-    lines = iter_lines(path, bad)
-    header = next(lines, (1, ""))[1].split("\t")
+    lines = ((n, text, problem) for n, text, problem in decoded_lines(path) if not is_blank(text))
+    header_number, header_text, problem = next(lines, (1, "", None))
+    if problem:
+        raise DataFormatError(path, header_number, f"header line: {problem}")
+    header = header_text.split("\t")
     missing = [c for c in _REQUIRED if c not in header]
     if missing:
-        raise DataFormatError(path, 1, f"header lacks column(s) {', '.join(missing)}")
+        raise DataFormatError(path, header_number, f"header lacks column(s) {', '.join(missing)}")
     col = {name: header.index(name) for name in _REQUIRED}
-    bad.rows = 0
     pairs: list[Pair] = []
-    for number, line in lines:
+    for number, line, problem in lines:
         cells = line.split("\t")
-        row_split = SICK_SETS.get(cells[col["SemEval_set"]]) if len(cells) == len(header) else None
-        if row_split is None:
-            if split == "train":
-                if len(cells) != len(header):
-                    bad.bad(number, f"expected {len(header)} tab-separated columns, found {len(cells)}",
-                            "wrong column count")
-                else:
-                    bad.bad(number, f"unknown SemEval_set {cells[col['SemEval_set']]!r}", "unknown SemEval_set")
-            else:
-                bad.rows -= 1
+        complete = len(cells) == len(header)
+        row_split = SICK_SETS.get(cells[col["SemEval_set"]]) if complete else None
+        if (row_split or "train") != split:
             continue
-        if row_split != split:
-            bad.rows -= 1
-            continue
-        label = map_label(cells[col["entailment_label"]], _LABELS, number, bad)
-        if label is not None:
-            pairs.append(Pair(cells[col["pair_ID"]], cells[col["sentence_A"]], cells[col["sentence_B"]], label))
+        bad.rows += 1
+        if problem:
+            bad.bad(number, problem, UNDECODABLE)
+        elif not complete:
+            bad.bad(number, f"expected {len(header)} tab-separated columns, found {len(cells)}", "wrong column count")
+        elif row_split is None:
+            bad.bad(number, f"unknown SemEval_set {cells[col['SemEval_set']]!r}", "unknown SemEval_set")
+        else:
+            label = map_label(cells[col["entailment_label"]], _LABELS, number, bad)
+            sentences = None if label is None else sentence_pair(
+                cells[col["sentence_A"]], cells[col["sentence_B"]], ("sentence_A", "sentence_B"), number, bad)
+            if sentences is not None:
+                pairs.append(Pair(cells[col["pair_ID"]], *sentences, label))
     return bad.split(dataset, split, pairs)

@@ -11,7 +11,17 @@ from pathlib import Path
 from features.labels import NLI3
 from features.pair import Pair
 
-from .common import NO_GOLD, BadRows, SplitData, iter_jsonl, iter_tsv, map_label, require_fields
+from .common import (
+    NO_GOLD,
+    BadRows,
+    SplitData,
+    iter_jsonl,
+    iter_tsv,
+    map_label,
+    missing_field,
+    sentence_pair,
+    text_value,
+)
 
 _LABEL_MAP = {label: label for label in NLI3}
 _LEAF = re.compile(r"\(([^\s()]+) ([^\s()]+)\)")
@@ -34,13 +44,19 @@ class _SharedParses(dict):
 
 def _pair_from_row(row: dict, number: int, bad: BadRows, id_field: str, labeled: bool,
                    parses: _SharedParses) -> Pair | None:
-    if not require_fields(row, ("sentence1", "sentence2"), number, bad):
+    # Rows from the tsv layouts hold strings only; jsonl rows may hold any JSON type, and a present
+    # field of the wrong type (null included) is a bad row rather than something to stringify.
+    if missing_field(row, ("sentence1", "sentence2"), number, bad):
+        return None
+    sentences = sentence_pair(row["sentence1"], row["sentence2"], ("sentence1", "sentence2"), number, bad)
+    if sentences is None:
         return None
     label = None
     if labeled:
-        raw = row.get("gold_label")
+        if missing_field(row, ("gold_label",), number, bad):
+            return None
+        raw = text_value(row["gold_label"], "gold_label", number, bad)
         if raw is None:
-            bad.bad(number, "missing field(s) gold_label", "missing field")
             return None
         if raw == "-":
             bad.exclude(NO_GOLD)
@@ -48,14 +64,21 @@ def _pair_from_row(row: dict, number: int, bad: BadRows, id_field: str, labeled:
         label = map_label(raw, _LABEL_MAP, number, bad)
         if label is None:
             return None
-    pair_id = str(row.get(id_field) or row.get("pairID") or number)
-    p1, p2 = row.get("sentence1_parse"), row.get("sentence2_parse")
+    texts = {name: row[name] for name in (id_field, "pairID", "sentence1_parse", "sentence2_parse", "genre")
+             if name in row}
+    for name, value in texts.items():
+        if not isinstance(value, str):
+            texts[name] = text_value(value, name, number, bad, integers=name in (id_field, "pairID"))
+            if texts[name] is None:
+                return None
+    pair_id = texts.get(id_field) or texts.get("pairID") or str(number)
+    p1, p2 = texts.get("sentence1_parse"), texts.get("sentence2_parse")
     annotation = {}
     if p1 and p2:
         (pt, ptags), (ht, htags) = parses[p1], parses[p2]
         annotation = dict(premise_tokens=pt, premise_tags=ptags, hypothesis_tokens=ht, hypothesis_tags=htags)
-    meta = {"genre": row["genre"]} if row.get("genre") else {}
-    return Pair(pair_id, row["sentence1"], row["sentence2"], label, meta=meta, **annotation)
+    meta = {"genre": texts["genre"]} if texts.get("genre") else {}
+    return Pair(pair_id, *sentences, label, meta=meta, **annotation)
 
 
 def read_nli(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:

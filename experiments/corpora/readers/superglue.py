@@ -6,25 +6,38 @@ from pathlib import Path
 from features.labels import NLI2
 from features.pair import Pair
 
-from .common import BadRows, SplitData, iter_jsonl, map_label
+from .common import BadRows, SplitData, integer_id, iter_jsonl, map_label, sentence_pair, text_value
 
 
 def read_superglue(path: Path, dataset: str, split: str, on_bad_row: str = "error",
                    labels: tuple[str, ...] = NLI2) -> SplitData:
-    """Rows without a `label` key (test files) give unlabeled pairs; ids are `idx`."""
+    """Rows without a `label` key (test files) give unlabeled pairs; ids are `idx`.
+
+    `idx` must be a JSON integer (the prediction files write it back as one); a row without it
+    gets its 0-based line number. Sentences and labels must be strings.
+    """
     bad = BadRows(path, on_bad_row)
     mapping = {label: label for label in labels}
     pairs = []
     for number, row in iter_jsonl(path, bad):
-        premise = row.get("premise", row.get("sentence1"))
-        hypothesis = row.get("hypothesis", row.get("sentence2"))
-        if premise is None or hypothesis is None:
+        premise_key = "premise" if "premise" in row else "sentence1"
+        hypothesis_key = "hypothesis" if "hypothesis" in row else "sentence2"
+        if premise_key not in row or hypothesis_key not in row:
             bad.bad(number, "missing field(s) premise/sentence1 or hypothesis/sentence2", "missing field")
+            continue
+        sentences = sentence_pair(row[premise_key], row[hypothesis_key], (premise_key, hypothesis_key), number, bad)
+        if sentences is None:
             continue
         label = None
         if "label" in row:
-            label = map_label(str(row["label"]), mapping, number, bad)
+            raw = text_value(row["label"], "label", number, bad)
+            if raw is None:
+                continue
+            label = map_label(raw, mapping, number, bad)
             if label is None:
                 continue
-        pairs.append(Pair(str(row.get("idx", number - 1)), str(premise), str(hypothesis), label))
+        pair_id = integer_id(row["idx"], "idx", number, bad) if "idx" in row else str(number - 1)
+        if pair_id is None:
+            continue
+        pairs.append(Pair(pair_id, *sentences, label))
     return bad.split(dataset, split, pairs)
