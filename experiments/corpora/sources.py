@@ -1,18 +1,40 @@
 """Fetch official corpus archives, verify them and extract them into the data directory.
 
-Each source is one registry entry: URL, where its members go, the files that
-must exist afterwards, and a sha256 where the archive is known byte for byte.
+Each source is one registry entry: URL, the folder of the data directory it owns, the archive folder
+that becomes that folder, the files that must exist afterwards, a size cap, and a sha256 where the
+archive is known byte for byte. A download is staged in a hidden `.download-*` folder of the data
+directory and its files are moved into place only when it is complete, verified and extracted; on any
+failure (an interrupt included) the staging folder is removed and the data directory is unchanged.
 """
 from __future__ import annotations
 
 import hashlib
+import http.client
 import os
+import re
 import shutil
+import stat
 import tempfile
+import time
+import urllib.parse
 import urllib.request
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from features.atomic import atomic_path
+
+MiB = 1 << 20
+# Well above every small corpus (the largest, SICK and the RTE sets, expand to a few MB), well below
+# what a zip bomb would write; SNLI (~100 MB zip, ~0.5 GB expanded) and MultiNLI (~230 MB, ~1 GB) set more.
+DEFAULT_MAX_SIZE = 256 * MiB
+STAGING_PREFIX = ".download-"
+# A staging folder nothing has written to for this long was left by a killed run; a live download
+# writes to it continually, so one hour never catches a slow but running one.
+STALE_AFTER_SECONDS = 3600
+_CHUNK = MiB
+_LOCAL_SCHEMES = ("http", "https", "ftp", "file")
 
 
 class DownloadError(RuntimeError):
@@ -21,121 +43,295 @@ class DownloadError(RuntimeError):
 
 @dataclass(frozen=True)
 class Source:
-    """url: official address; target: folder (under the data dir) the archive extracts into;
-    expect: files (relative to the data dir) that must exist afterwards; filename: for a
-    single-file (non-zip) source, its path relative to the data dir."""
+    """One downloadable corpus.
+
+    url: official address. folder: the corpus's own folder under the data dir; a download writes
+    nowhere else. root: the archive folder whose contents become `folder` ("" for the archive's top
+    level); members outside it are skipped and reported. expect: files (relative to the data dir)
+    that must exist afterwards. filename: for a single-file (non-zip) source, its name in `folder`.
+    max_size: the most bytes the download, and separately the files extracted from it, may take.
+
+    sha256: the official archive's hash, checked whatever address the archive comes from (a mirror
+    given with `--url` too), unless the caller passes another hash explicitly. None where we have
+    never had the official archive in hand to hash it (this suite was built without internet access,
+    and a hash we did not compute ourselves would be a guess); such a download reports the sha256 it
+    received so that later downloads can be held to it with `--sha256`.
+    Pinned: pascal-rte.
+    """
 
     name: str
     url: str
-    target: str
+    folder: str
     expect: tuple[str, ...]
+    root: str = ""
     sha256: str | None = None
     filename: str | None = None
+    max_size: int = DEFAULT_MAX_SIZE
+
+
+@dataclass(frozen=True)
+class Downloaded:
+    """What `download` did: where from, the archive's sha256 and what it was checked against
+    ("pinned", "given" or None), the expected files, skipped archive members, stale folders removed."""
+
+    name: str
+    url: str
+    sha256: str
+    checked: str | None
+    files: list[Path]
+    skipped: tuple[str, ...] = ()
+    stale_removed: int = 0
+    pinned: str | None = None
+
+    def notes(self) -> list[str]:
+        """Lines a person should read: the hash and how far it was trusted, skipped members, cleanup."""
+        if self.checked == "pinned":
+            lines = [f"sha256 {self.sha256} of {self.url}: matches the pinned hash for {self.name}"]
+        elif self.checked == "given":
+            override = f" (instead of the pinned {self.pinned})" if self.pinned and self.pinned != self.sha256 else ""
+            lines = [f"sha256 {self.sha256} of {self.url}: matches the sha256 given{override}"]
+        else:
+            lines = [(f"sha256 {self.sha256} of {self.url}: not verified (no pinned hash for {self.name}); "
+                      f"to accept only this archive next time, pass --sha256 {self.sha256}")]
+        if self.skipped:
+            root = SOURCES[self.name].root
+            shown = ", ".join(self.skipped[:5]) + (", ..." if len(self.skipped) > 5 else "")
+            where = f"outside {root}/" if root else "of macOS metadata"
+            lines.append(f"skipped {len(self.skipped)} archive member(s) {where}: {shown}")
+        if self.stale_removed:
+            lines.append(f"removed {self.stale_removed} staging folder(s) left by an interrupted earlier download")
+        return lines
 
 
 SOURCES: dict[str, Source] = {}
 
 
 def register(source: Source) -> Source:
+    """Add `source` to SOURCES; its expected files must lie in its own folder."""
+    folder = PurePosixPath(source.folder)
+    if not all(PurePosixPath(rel).is_relative_to(folder) for rel in source.expect):
+        raise ValueError(f"source {source.name!r}: expected files must lie under its folder {source.folder!r}")
     SOURCES[source.name] = source
     return source
 
 
 _SUPERGLUE = "https://dl.fbaipublicfiles.com/glue/superglue/data/v2"
-register(Source("snli", "https://nlp.stanford.edu/projects/snli/snli_1.0.zip", ".",
-                ("snli_1.0/snli_1.0_train.jsonl", "snli_1.0/snli_1.0_dev.jsonl", "snli_1.0/snli_1.0_test.jsonl")))
-register(Source("mnli", "https://cims.nyu.edu/~sbowman/multinli/multinli_1.0.zip", ".",
-                ("multinli_1.0/multinli_1.0_train.jsonl", "multinli_1.0/multinli_1.0_dev_matched.jsonl")))
+_SNLI_FILES = tuple(f"snli_1.0/snli_1.0_{split}.jsonl" for split in ("train", "dev", "test"))
+register(Source("snli", "https://nlp.stanford.edu/projects/snli/snli_1.0.zip", "snli_1.0", _SNLI_FILES,
+                root="snli_1.0", max_size=4096 * MiB))
+register(Source("mnli", "https://cims.nyu.edu/~sbowman/multinli/multinli_1.0.zip", "multinli_1.0",
+                ("multinli_1.0/multinli_1.0_train.jsonl", "multinli_1.0/multinli_1.0_dev_matched.jsonl"),
+                root="multinli_1.0", max_size=4096 * MiB))
 register(Source("sick", "https://zenodo.org/record/2787612/files/SICK.zip", "sick", ("sick/SICK.txt",)))
-register(Source("rte", "https://dl.fbaipublicfiles.com/glue/data/RTE.zip", "glue",
-                ("glue/RTE/train.tsv", "glue/RTE/dev.tsv", "glue/RTE/test.tsv")))
+register(Source("rte", "https://dl.fbaipublicfiles.com/glue/data/RTE.zip", "glue/RTE",
+                ("glue/RTE/train.tsv", "glue/RTE/dev.tsv", "glue/RTE/test.tsv"), root="RTE"))
 register(Source("ax", "https://dl.fbaipublicfiles.com/glue/data/AX.tsv", "glue/AX",
-                ("glue/AX/diagnostic.tsv",), filename="glue/AX/diagnostic.tsv"))
-register(Source("superglue-cb", f"{_SUPERGLUE}/CB.zip", "superglue", ("superglue/CB/train.jsonl",)))
-register(Source("superglue-rte", f"{_SUPERGLUE}/RTE.zip", "superglue", ("superglue/RTE/train.jsonl",)))
-register(Source("superglue-ax-b", f"{_SUPERGLUE}/AX-b.zip", "superglue", ("superglue/AX-b/AX-b.jsonl",)))
+                ("glue/AX/diagnostic.tsv",), filename="diagnostic.tsv"))
+register(Source("superglue-cb", f"{_SUPERGLUE}/CB.zip", "superglue/CB", ("superglue/CB/train.jsonl",), root="CB"))
+register(Source("superglue-rte", f"{_SUPERGLUE}/RTE.zip", "superglue/RTE", ("superglue/RTE/train.jsonl",),
+                root="RTE"))
+register(Source("superglue-ax-b", f"{_SUPERGLUE}/AX-b.zip", "superglue/AX-b", ("superglue/AX-b/AX-b.jsonl",),
+                root="AX-b"))
 register(Source("pascal-rte", "https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages/corpora/rte.zip",
-                ".", ("rte/rte3_dev.xml",),
+                "rte", ("rte/rte3_dev.xml",), root="rte",
                 sha256="2f806ead4d53171601254747c3b7c97d758e63a6ef54e3c010a6d62885ab214a"))
 
 
-def fetch(url: str, dest: Path, progress: bool = True) -> str:
-    """Download `url` to `dest` (via a `.part` file, renamed when complete); returns its sha256."""
+def as_url(location: str) -> str:
+    """`location` as a URL: URLs pass through, a local path becomes a file:// URL."""
+    if urllib.parse.urlsplit(location).scheme.lower() in _LOCAL_SCHEMES:
+        return location
+    path = Path(location).expanduser()
+    if not path.is_file():
+        raise DownloadError(f"{location}: no such file")
+    return path.resolve().as_uri()
+
+
+def fetch(url: str, dest: Path, progress: bool = True, max_size: int | None = None) -> str:
+    """Download `url` (or a local path) to `dest`, complete or not at all; returns its sha256.
+
+    Refuses a body shorter than its Content-Length (a dropped connection) or longer than `max_size`.
+    """
     from tqdm.auto import tqdm
     digest = hashlib.sha256()
-    part = dest.with_name(dest.name + ".part")
+    received = 0
     try:
-        with urllib.request.urlopen(url, timeout=60) as response, open(part, "wb") as out:
-            total = int(response.headers.get("Content-Length") or 0) or None
-            with tqdm(total=total, unit="B", unit_scale=True, desc=dest.name, disable=not progress) as bar:
-                while chunk := response.read(1 << 20):
+        with atomic_path(dest) as part, urllib.request.urlopen(as_url(url), timeout=60) as response:
+            length = response.headers.get("Content-Length")
+            expected = int(length) if length and length.isdigit() else None
+            if expected is not None and max_size is not None and expected > max_size:
+                raise DownloadError(f"{url}: the server announces {expected:,} bytes, more than the "
+                                    f"{max_size:,}-byte cap")
+            with open(part, "wb") as out, tqdm(total=expected, unit="B", unit_scale=True, desc=dest.name,
+                                               disable=not progress) as bar:
+                while chunk := response.read(_CHUNK):
+                    received += len(chunk)
+                    if max_size is not None and received > max_size:
+                        raise DownloadError(f"{url}: more than the {max_size:,}-byte cap")
                     out.write(chunk)
                     digest.update(chunk)
                     bar.update(len(chunk))
-    except OSError as exc:  # URLError and HTTPError are OSErrors
-        part.unlink(missing_ok=True)
+            # urllib treats a connection closed early as the end of the body: only the count tells.
+            if expected is not None and received != expected:
+                raise DownloadError(f"{url}: received {received:,} of {expected:,} bytes (the connection "
+                                    "ended early); nothing was changed")
+    except (OSError, http.client.HTTPException, ValueError) as exc:  # URLError and HTTPError are OSErrors
         raise DownloadError(f"could not download {url}: {exc}") from None
-    os.replace(part, dest)
     return digest.hexdigest()
 
 
-def _safe_members(archive: zipfile.ZipFile) -> list[zipfile.ZipInfo]:
-    members = []
-    for info in archive.infolist():
-        path = PurePosixPath(info.filename)
-        if path.is_absolute() or ".." in path.parts:
-            raise DownloadError(f"archive member {info.filename!r} would escape the data directory")
-        if path.parts and path.parts[0] == "__MACOSX" or info.is_dir():
-            continue
-        members.append(info)
-    return members
+def _expected_hash(source: Source, sha256: str | None) -> tuple[str | None, str | None]:
+    if sha256 is None:
+        return source.sha256, "pinned" if source.sha256 else None
+    given = sha256.strip().lower()
+    if not re.fullmatch(r"[0-9a-f]{64}", given):
+        raise DownloadError(f"expected sha256 {sha256!r} is not 64 hexadecimal digits")
+    return given, "given"
 
 
 def download(name: str, data_dir: Path | str, url: str | None = None, sha256: str | None = None,
-             progress: bool = True) -> list[Path]:
-    """Fetch corpus `name` into `data_dir` and return the expected files, all verified to exist.
+             progress: bool = True) -> Downloaded:
+    """Fetch corpus `name` into `data_dir`; returns what was done, the expected files verified to exist.
 
-    url: a mirror (or a test server) instead of the official address; the pinned
-    sha256 then applies only if passed again as `sha256`.
+    url: a mirror, a local path or a file:// URL instead of the official address; the pinned sha256
+    still applies. sha256: the hash to require instead of the pinned one (or where none is pinned).
     """
     try:
         source = SOURCES[name]
     except KeyError:
         raise DownloadError(f"unknown corpus {name!r}; choose from {', '.join(sorted(SOURCES))}") from None
+    expected_hash, checked = _expected_hash(source, sha256)
     data_dir = Path(data_dir)
     data_dir.mkdir(parents=True, exist_ok=True)
-    expected_hash = sha256 if url else (sha256 or source.sha256)
-    url = url or source.url
-    with tempfile.TemporaryDirectory(dir=data_dir, prefix=".download-") as tmp:
+    stale = remove_stale_staging(data_dir)
+    location = url or source.url
+    with tempfile.TemporaryDirectory(dir=data_dir, prefix=f"{STAGING_PREFIX}{name}-") as tmp:
         tmp = Path(tmp)
-        fetched = tmp / (PurePosixPath(url.split("?")[0]).name or f"{name}.download")
-        actual = fetch(url, fetched, progress)
+        fetched = tmp / (PurePosixPath(urllib.parse.urlsplit(location).path).name or f"{name}.download")
+        actual = fetch(location, fetched, progress, source.max_size)
         if expected_hash and actual != expected_hash:
-            raise DownloadError(f"{url}: sha256 {actual} does not match the expected {expected_hash}")
+            which = "pinned" if checked == "pinned" else "expected"
+            raise DownloadError(f"{location}: sha256 {actual} does not match the {which} sha256 {expected_hash}; "
+                                f"nothing was changed (to accept this archive anyway: --sha256 {actual})")
         staging = tmp / "extracted"
+        folder = staging / source.folder
+        skipped: list[str] = []
         if source.filename:
-            (staging / source.filename).parent.mkdir(parents=True)
-            shutil.move(fetched, staging / source.filename)
+            folder.mkdir(parents=True)
+            os.replace(fetched, folder / source.filename)
         else:
-            _extract(fetched, staging / source.target, url)
+            skipped = _extract(fetched, source, folder, location)
         missing = [rel for rel in source.expect if not (staging / rel).is_file()]
         if missing:
-            raise DownloadError(f"{url}: archive lacks expected file(s) {', '.join(missing)}")
+            raise DownloadError(f"{location}: archive lacks expected file(s) {', '.join(missing)}")
         for path in sorted(p for p in staging.rglob("*") if p.is_file()):
             final = data_dir / path.relative_to(staging)
-            final.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(path, final)
-    return [data_dir / rel for rel in source.expect]
+            try:
+                final.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(path, final)
+            except OSError as exc:
+                raise DownloadError(f"cannot put {final} in place: {exc}") from None
+    return Downloaded(name, location, actual, checked, [data_dir / rel for rel in source.expect], tuple(skipped),
+                      stale, source.sha256)
 
 
-def _extract(archive_path: Path, into: Path, url: str) -> None:
+def remove_stale_staging(data_dir: Path, max_age: float = STALE_AFTER_SECONDS) -> int:
+    """Remove `.download-*` folders in `data_dir` not written to for `max_age` seconds; returns how many."""
+    removed = 0
+    cutoff = time.time() - max_age
+    for entry in data_dir.glob(f"{STAGING_PREFIX}*"):
+        if entry.is_symlink() or not entry.is_dir():
+            continue
+        try:
+            if _newest_mtime(entry) < cutoff:
+                shutil.rmtree(entry)
+                removed += 1
+        except OSError:
+            continue  # vanished meanwhile (its download finished) or not ours to remove
+    return removed
+
+
+def _newest_mtime(folder: Path) -> float:
+    newest = folder.lstat().st_mtime
+    for parent, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            newest = max(newest, os.lstat(os.path.join(parent, name)).st_mtime)
+    return newest
+
+
+def _is_symlink(info: zipfile.ZipInfo) -> bool:
+    # Unix zip tools keep the file mode in the high 16 bits of external_attr.
+    return stat.S_ISLNK(info.external_attr >> 16)
+
+
+def _select_members(archive: zipfile.ZipFile, source: Source,
+                    location: str) -> tuple[list[tuple[zipfile.ZipInfo, PurePosixPath]], list[str]]:
+    root = PurePosixPath(source.root).parts
+    chosen, skipped, seen = [], [], set()
+    for info in archive.infolist():
+        path = PurePosixPath(info.filename)
+        if path.is_absolute() or ".." in path.parts:
+            raise DownloadError(f"{location}: archive member {info.filename!r} would escape the data directory")
+        if _is_symlink(info):
+            raise DownloadError(f"{location}: archive member {info.filename!r} is a symbolic link; "
+                                "archives with links are refused")
+        if info.is_dir():
+            continue
+        if path.parts[:len(root)] != root or len(path.parts) == len(root) or path.parts[0] == "__MACOSX":
+            skipped.append(info.filename)
+            continue
+        relative = PurePosixPath(*path.parts[len(root):])
+        if relative in seen:
+            raise DownloadError(f"{location}: archive member {info.filename!r} appears twice")
+        seen.add(relative)
+        chosen.append((info, relative))
+    return chosen, skipped
+
+
+def _extract(archive_path: Path, source: Source, folder: Path, location: str) -> list[str]:
+    """Extract `source`'s members into `folder`; returns the members skipped as not belonging to it."""
+    cap = source.max_size
     try:
-        with zipfile.ZipFile(archive_path) as archive:
-            broken = archive.testzip()
-            if broken is not None:
-                raise DownloadError(f"{url}: member {broken!r} fails its CRC check (corrupt download?)")
-            into.mkdir(parents=True, exist_ok=True)
-            for info in _safe_members(archive):
-                archive.extract(info, into)
-    except zipfile.BadZipFile as exc:
-        raise DownloadError(f"{url}: not a valid zip archive ({exc})") from None
+        archive = zipfile.ZipFile(archive_path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise DownloadError(f"{location}: not a valid zip archive ({exc})") from None
+    with archive:
+        chosen, skipped = _select_members(archive, source, location)
+        declared = sum(info.file_size for info, _ in chosen)
+        if declared > cap:
+            raise DownloadError(f"{location}: the archive would expand to {declared:,} bytes, more than the "
+                                f"{cap:,}-byte cap for {source.name}")
+        folder.mkdir(parents=True, exist_ok=True)
+        top = os.path.realpath(folder)
+        written = 0
+        for info, relative in chosen:
+            dest = folder.joinpath(*relative.parts)
+            try:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                # Only folders this loop made lie between `folder` and `dest`, so this holds; kept as
+                # the last line of defence should that ever change.
+                if os.path.commonpath([top, os.path.realpath(dest.parent)]) != top:
+                    raise DownloadError(f"{location}: archive member {info.filename!r} would escape its folder")
+                with archive.open(info) as member, open(dest, "xb") as out:
+                    own = 0
+                    while chunk := member.read(_CHUNK):
+                        own += len(chunk)
+                        written += len(chunk)
+                        # Counted here, not trusted from the header: a lying size must not get past the cap.
+                        if own > info.file_size:
+                            raise DownloadError(f"{location}: member {info.filename!r} holds more than its "
+                                                f"header declares ({info.file_size:,} bytes)")
+                        if written > cap:
+                            raise DownloadError(f"{location}: extracting would write more than the "
+                                                f"{cap:,}-byte cap for {source.name}")
+                        out.write(chunk)
+            except DownloadError:
+                raise
+            except (zipfile.BadZipFile, zlib.error, EOFError) as exc:
+                raise DownloadError(f"{location}: member {info.filename!r} fails its CRC check or is corrupt "
+                                    f"({exc}; a damaged download?)") from None
+            except (NotImplementedError, RuntimeError) as exc:  # encrypted, or a compression zipfile lacks
+                raise DownloadError(f"{location}: cannot read member {info.filename!r}: {exc}") from None
+            except OSError as exc:
+                raise DownloadError(f"{location}: cannot extract member {info.filename!r}: {exc}") from None
+    return skipped
