@@ -56,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     run_group.add_argument("--eval-split", default="dev", metavar="dev|test|SPLIT",
                            help="split to score (default: dev; a corpus without dev is cross-validated)")
     run_group.add_argument("--cv-folds", type=count(2), default=5, help="folds where a corpus has no dev split")
+    run_group.add_argument("--bootstrap", type=count(0), default=0, metavar="N",
+                           help="refit on N resamples of the training set and report the spread of the score")
     run_group.add_argument("--top-features", type=count(0), default=0, metavar="K",
                            help="print the K highest-weighted features per class, as words")
     run_group.add_argument("--out", metavar="FILE.json", help="write the run record here")
@@ -80,7 +82,8 @@ def config_from_args(args) -> RunConfig:
                      seed=args.seed, eval_split=args.eval_split, paper_table=args.paper_table,
                      ablation_table=args.ablation_table, top_features=args.top_features, jobs=args.jobs,
                      on_bad_row=args.on_bad_row, featurizer=featurizer_options(args),
-                     grids={"C": parse_c_grid(args.c_grid)}, cv_folds=args.cv_folds, progress=not args.quiet,
+                     grids={"C": parse_c_grid(args.c_grid)}, cv_folds=args.cv_folds, bootstrap=args.bootstrap,
+                     progress=not args.quiet,
                      backend=args.backend, scheduler=args.scheduler, custom=custom_files(args))
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 import numpy as np
 
 import features
+from experiments.engine.experiment import tuning_grid
 from experiments.engine.selection import candidate_label, choose
 from features.atomic import atomic_open
 from features.registry import describe
@@ -123,7 +124,7 @@ def fit_point(point: Point, config: CurveConfig, inputs: dict, run_config) -> di
     else:
         model = spec.build(seed=run_config.seed)
         if spec.tuning is not None:
-            grid = {name: run_config.grids.get(name, values) for name, values in spec.tuning.grid.items()}
+            grid = tuning_grid(spec, model, run_config.grids)
             on_dev = spec.tuning.on == "dev" and X_sel is not None
             selection = choose(model, grid, Xs, ys, X_sel if on_dev else None, y_sel if on_dev else None,
                                cv_folds=run_config.cv_folds, seed=run_config.seed, jobs=1,

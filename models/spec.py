@@ -47,6 +47,7 @@ class ModelSpec:
         "pairs" (the annotated pairs themselves).
     two_class_only: trained and scored on entailment / not_entailment whatever the corpus.
     min_classes: the fewest training classes it can learn from.
+    needs_lemmas: it reads lemmas (`features.annotate(..., lemmas=True)`).
     tuning: how its hyperparameters are chosen, or None.
     describe: fitted model -> JSON-able facts for the run record and the report.
     """
@@ -57,6 +58,7 @@ class ModelSpec:
     input: str = "matrix"
     two_class_only: bool = False
     min_classes: int = 2
+    needs_lemmas: bool = False
     tuning: Tuning | None = None
     describe: Callable[[Any], dict] = field(default=_no_details)
 

@@ -6,9 +6,10 @@ import pickle
 import numpy as np
 import pytest
 from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
 
 from models import EditDistanceClassifier, LogisticClassifier, MajorityClassifier, TrainingDataError
-from models.edit_distance import best_threshold, content_tokens, normalized_distances
+from models.edit_distance import STOP_LISTS, best_threshold, content_tokens, cv_threshold_accuracy, normalized_distances
 from tests.conftest import make_pair
 
 
@@ -37,6 +38,42 @@ def test_stop_words_by_pos_and_case():
     assert model.distance([pair])[0] == pytest.approx(1 / (3 + 2))  # delete "park"; case ignored
 
 
+def test_eop_stop_list_also_removes_the_other_class():
+    pair = make_pair("There is a dog , not sleeping", "Oh the dog woke up", premise_tags="EX VBZ DT NN , RB VBG",
+                     hypothesis_tags="UH DT NN VBD RP")
+    assert content_tokens(pair, STOP_LISTS["basic"]) == (["there", "is", "dog", "not", "sleeping"],
+                                                         ["oh", "dog", "woke", "up"])
+    assert content_tokens(pair, STOP_LISTS["eop"]) == (["is", "dog", "not", "sleeping"], ["dog", "woke"])
+
+
+def test_lemma_form_reads_lemmas():
+    pair = make_pair("Two men are running", "A man runs", premise_tags="CD NNS VBP VBG", hypothesis_tags="DT NN VBZ")
+    with pytest.raises(ValueError, match="has no lemmas.*lemmas=True"):
+        content_tokens(pair, form="lemma")
+    pair = pair.with_annotation((pair.premise_tokens, pair.premise_tags, ("two", "man", "be", "run")),
+                                (pair.hypothesis_tokens, pair.hypothesis_tags, ("a", "man", "run")))
+    assert content_tokens(pair, form="lemma") == (["man", "be", "run"], ["man", "run"])
+    other = make_pair("A cat", "A dog barks", premise_tags="DT NN", hypothesis_tags="DT NN VBZ")
+    other = other.with_annotation((other.premise_tokens, other.premise_tags, ("a", "cat")),
+                                  (other.hypothesis_tokens, other.hypothesis_tags, ("a", "dog", "bark")))
+    model = EditDistanceClassifier(form="lemma", weights="eop_config").fit([pair, other],
+                                                                             ["entailment", "not_entailment"])
+    assert model.weights_ == {"delete": 0.0, "insert": 1.0, "substitute": 1.0}
+    assert model.distance([pair])[0] == 0.0  # "be" deleted for free; man and run match as lemmas
+
+
+def test_weight_schemes_and_bad_settings():
+    pairs = [make_pair("a b c", "a b"), make_pair("a b", "c d")]
+    y = ["entailment", "not_entailment"]
+    assert EditDistanceClassifier(weights="eop_model").fit(pairs, y).weights_ == {
+        "delete": 0.495, "insert": 2.665, "substitute": 2.483}
+    assert EditDistanceClassifier(weights="eop_config", substitute=3.0).fit(pairs, y).weights_["substitute"] == 3.0
+    for bad, message in [({"form": "stem"}, "form must be one of"), ({"stop_list": "nltk"}, "stop_list must be one"),
+                         ({"weights": "random"}, "weights must be one of")]:
+        with pytest.raises(ValueError, match=message):
+            EditDistanceClassifier(**bad).fit(pairs, y)
+
+
 def test_threshold_search_finds_the_separating_distance():
     distances = np.array([0.1, 0.2, 0.25, 0.6, 0.7, 0.9])
     entails = np.array([True, True, True, False, False, False])
@@ -48,18 +85,25 @@ def test_threshold_search_finds_the_separating_distance():
     assert best_threshold(np.array([0.2, 0.4]), np.array([False, False]))[1] == 1.0
 
 
-def test_edit_distance_tunes_weights_and_predicts():
+def test_edit_distance_tunes_weights_by_cross_validation_and_predicts():
     train = [make_pair("a man sleeps", "a man sleeps"), make_pair("a man sleeps", "man sleeps"),
-             make_pair("a dog runs", "cats dance wildly today"), make_pair("a dog runs", "birds sing")]
-    y = ["entailment", "entailment", "not_entailment", "not_entailment"]
-    model = EditDistanceClassifier(weight_grid=(0.5, 1.0, 2.0)).fit(train, y)
-    assert set(model.weights_) == {"delete", "insert", "substitute"} and model.train_accuracy_ == 1.0
+             make_pair("a dog runs", "cats dance wildly today"), make_pair("a dog runs", "birds sing")] * 3
+    y = ["entailment", "entailment", "not_entailment", "not_entailment"] * 3
+    grid = ((0.0, 1.0, 1.0), (0.5, 1.0, 0.5), (1.0, 1.0, 2.0))
+    model = EditDistanceClassifier(weight_grid=grid, stop_list="basic").fit(train, y)
+    assert set(model.tuning_scores_) == set(grid) and model.train_accuracy_ == 1.0
+    # Each triple's score is the held-out accuracy of thresholds searched on the other folds.
+    premises, hypotheses = model._tokens(train)
+    entails = np.array(y) == "entailment"
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(premises, entails))
+    assert model.tuning_scores_[grid[1]] == cv_threshold_accuracy(
+        normalized_distances(premises, hypotheses, *grid[1]), entails, folds)
     assert list(model.predict(train)) == y
-    assert (model.decision_function(train)[:2] >= 0).all() and (model.decision_function(train)[2:] < 0).all()
+    assert (model.decision_function(train)[:2] >= 0).all() and (model.decision_function(train)[2:4] < 0).all()
     assert list(model.classes_) == ["entailment", "not_entailment"]
     assert list(pickle.loads(pickle.dumps(model)).predict(train)) == y
     with pytest.raises(TrainingDataError, match="two-class"):
-        clone(model).fit(train, ["entailment", "neutral", "contradiction", "neutral"])
+        clone(model).fit(train, ["entailment", "neutral", "contradiction", "neutral"] * 3)
 
 
 def test_majority_and_training_errors():

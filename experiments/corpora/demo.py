@@ -167,6 +167,23 @@ def _quantified(s: _Scene, quantifier: str, verb: str, place: bool = True):
     return words + [(".", ".")]
 
 
+# Base forms of the inflected words the generator uses; every other word is its own lemma.
+_LEMMAS = {"is": "be", "are": "be", "men": "man", "women": "woman", "people": "person", "children": "child",
+           "running": "run", "sitting": "sit", "swimming": "swim", "dancing": "dance", "chasing": "chase"}
+
+
+def _lemma(word: str, tag: str) -> str:
+    """The demo vocabulary's lemmas (lowercase, as spaCy gives them)."""
+    word = word.lower()
+    if word in _LEMMAS:
+        return _LEMMAS[word]
+    if tag == "NNS" and word.endswith("s"):
+        return word[:-1]
+    if tag == "VBG" and word.endswith("ing"):
+        return word[:-3]
+    return word
+
+
 def _text(words) -> str:
     return " ".join(w for w, _ in words).replace(" .", ".")
 
@@ -187,7 +204,9 @@ def generate_demo(split: str, size: int | None = None, seed: int = DEMO_SEED) ->
         pairs.append(Pair(
             f"demo-{split}-{i}", _text(premise), _text(hypothesis), label,
             premise_tokens=tuple(w for w, _ in premise), premise_tags=tuple(t for _, t in premise),
-            hypothesis_tokens=tuple(w for w, _ in hypothesis), hypothesis_tags=tuple(t for _, t in hypothesis)))
+            hypothesis_tokens=tuple(w for w, _ in hypothesis), hypothesis_tags=tuple(t for _, t in hypothesis),
+            premise_lemmas=tuple(_lemma(w, t) for w, t in premise),
+            hypothesis_lemmas=tuple(_lemma(w, t) for w, t in hypothesis)))
     rng.shuffle(pairs)
     return pairs
 

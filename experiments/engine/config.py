@@ -16,6 +16,7 @@ class RunConfig:
 
     featurizer: `PairFeaturizer` options (`features.options`); missing ones take their defaults.
     grids: candidate values per hyperparameter, overriding the model's own grid (`--C` sets "C").
+    bootstrap: refit on this many resamples of the training set and report the spread of the score.
     custom: for dataset "custom", the train/dev/test files and column names.
     """
 
@@ -36,6 +37,7 @@ class RunConfig:
     featurizer: dict = field(default_factory=dict)
     grids: dict = field(default_factory=dict)
     cv_folds: int = 5
+    bootstrap: int = 0
     progress: bool = True
     backend: str = "local"
     scheduler: str | None = None

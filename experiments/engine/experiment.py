@@ -27,6 +27,7 @@ from .errors import UsageError
 from .metrics import evaluate
 from .parallel import grid_backend, n_jobs
 from .records import peak_rss_bytes, versions
+from .resampling import bootstrap
 from .selection import choose, describe_folds, out_of_fold_predictions, stratified_folds
 from .splits import Splits, labels_of, load_splits
 
@@ -133,7 +134,7 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
         X_train, X_sel, X_eval = data.train, data.selection, data.evaluation
     estimator = spec.build(seed=config.seed, jobs=jobs)
     if spec.tuning is not None:
-        grid = {name: config.grids.get(name, values) for name, values in spec.tuning.grid.items()}
+        grid = tuning_grid(spec, estimator, config.grids)
         on_dev = spec.tuning.on == "dev" and X_sel is not None
         selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
                            cv_folds=config.cv_folds, seed=config.seed, jobs=jobs,
@@ -147,6 +148,10 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
         eval_pred = out_of_fold_predictions(estimator, X_train, y_train, folds)
         y_eval = y_train
         result["evaluation"] = describe_folds(folds, config.seed)
+    if config.bootstrap:
+        folds = None if data.evaluation is not None else stratified_folds(y_train, config.cv_folds, config.seed)
+        result["bootstrap"] = bootstrap(estimator, X_train, y_train, X_eval, y_eval if folds is None else None,
+                                        folds=folds, resamples=config.bootstrap, seed=config.seed, jobs=jobs)
     model = estimator.fit(X_train, y_train)
     train_pred = model.predict(X_train)
     if data.evaluation is not None:
@@ -162,6 +167,12 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
         {"dataset": data.corpus.name, "features": list(row.feature_types), "train_pairs": len(y_train),
          **({"selection": result["selection"]["chosen"]} if "selection" in result else {})})
     return result
+
+
+def tuning_grid(spec, estimator, given: dict) -> dict:
+    """The spec's grid, with the run's candidates (`--C`, `--wordnet`) for parameters the model has."""
+    params = estimator.get_params()
+    return {**spec.tuning.grid, **{name: values for name, values in given.items() if name in params}}
 
 
 def top_features(model, featurizer: PairFeaturizer, cols: np.ndarray | None, k: int) -> dict:
@@ -182,7 +193,9 @@ def run(config: RunConfig, log=None) -> dict:
     corpus = config.corpus()
     rows = plan_rows(config, corpus)
     started = time.perf_counter()
-    data = load_splits(config, corpus, log)
+    lemmas = any(r.spec.needs_lemmas for r in rows) or any(
+        getattr(features.FEATURE_TYPES[t], "needs_lemmas", False) for r in rows for t in r.feature_types)
+    data = load_splits(config, corpus, log, lemmas=lemmas)
     timings["load_and_annotate"] = time.perf_counter() - started
     featurizer, matrices = None, {}
     matrix_types = [t for t in features.FEATURE_TYPES if any(t in r.feature_types for r in rows)]

@@ -34,8 +34,11 @@ class Splits:
     train_subsample: dict
 
 
-def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None) -> Splits:
-    """Read, sample and annotate the splits `config` asks for; user errors raise UsageError."""
+def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lemmas: bool = False) -> Splits:
+    """Read, sample and annotate the splits `config` asks for; user errors raise UsageError.
+
+    lemmas: also give every pair lemmas (a model or feature type reads them).
+    """
     data_dir = resolve_data_dir(config.data_dir)
     loaded, files, counts = {}, {}, {}
 
@@ -81,7 +84,7 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None) -> 
     # One annotate call for all splits: one tagger load, one cache read.
     groups = [pairs, selection or [], [] if evaluation is selection else evaluation or []]
     tagged = annotate([p for group in groups for p in group], progress=config.progress, jobs=config.jobs,
-                      stats=(tag_stats := {}))
+                      lemmas=lemmas, stats=(tag_stats := {}))
     bounds = np.cumsum([0] + [len(group) for group in groups])
     train_a, sel_a, eval_a = (tagged[a:b] for a, b in zip(bounds[:-1], bounds[1:]))
     sel_a = sel_a if selection is not None else None

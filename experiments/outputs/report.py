@@ -54,6 +54,16 @@ def _value(value) -> str:
     return str(value)
 
 
+def bootstrap_line(b: dict) -> str:
+    """`bootstrap over 100 training resamples: mean 79.1, std 0.7, 95% 77.6..80.4 (scores of ...)`."""
+    if "mean" not in b:
+        return f"bootstrap: all {b['resamples']} training resamples failed (a class went missing)"
+    low, high = b["interval_95"]
+    failed = f"; {b['failed']} failed" if b["failed"] else ""
+    return (f"bootstrap over {b['resamples']} training resamples: mean {100 * b['mean']:.1f}, std "
+            f"{100 * b['std']:.1f}, 95% {100 * low:.1f}..{100 * high:.1f} ({b['of']}{failed})")
+
+
 def detail(row: dict, eval_name: str) -> str:
     """Per-class precision/recall/F1, the confusion matrix, the selection and the fitted model of one row."""
     m = row["metrics"][eval_name]
@@ -82,6 +92,8 @@ def detail(row: dict, eval_name: str) -> str:
         out.append("  fitted: " + ", ".join(f"{k} {_value(v)}" for k, v in row["fitted"].items()))
     if "evaluation" in row:
         out.append(f"  scored by {row['evaluation']}")
+    if "bootstrap" in row:
+        out.append("  " + bootstrap_line(row["bootstrap"]))
     for label, feats in row.get("top_features", {}).items():
         out.append(f"  top features for {label}: " + ", ".join(f"{name} ({w:+.2f})" for name, w in feats))
     return "\n".join(out)
