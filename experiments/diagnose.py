@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from experiments.commandline.arguments import add_import_argument, import_user_modules
 from experiments.commandline.exits import user_errors
 from experiments.corpora.readers.glue import read_ax
 from experiments.engine.errors import UsageError
@@ -22,7 +23,10 @@ from experiments.outputs.submissions import TASKS, SubmissionError, read_predict
 
 
 def main(argv=None) -> int:
+    with user_errors():
+        import_user_modules(argv)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_import_argument(parser)
     parser.add_argument("--diagnostic", required=True, help="the labeled diagnostic-full.tsv")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--model", help="a model saved by run.py --save-model")
@@ -40,7 +44,7 @@ def main(argv=None) -> int:
         if args.model:
             predictor = load_predictor(args.model)
             from features.annotation import annotate
-            annotated = annotate(pairs)
+            annotated = annotate(pairs, lemmas=predictor.needs_lemmas)
             predictions = dict(zip((p.id for p in pairs), map(str, predictor.predict(annotated))))
         else:
             pred_path = Path(args.predictions)

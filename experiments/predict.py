@@ -4,57 +4,51 @@
     python experiments/predict.py --model sick.model --input pairs.tsv --out predictions.tsv [--proba]
 
 The input is a .tsv, .csv or .jsonl with premise and hypothesis columns (names settable); a
-label column, if present, is scored. The output format follows the --out suffix (.tsv/.csv/.jsonl):
-id, prediction and, with --proba, one probability column per class.
+label column, if present, is copied to the output and scored. The output format follows the
+--out suffix (.tsv/.csv/.jsonl): id, premise, hypothesis, gold (when the input has labels),
+prediction and, with --proba, one probability column per class. A model that uses a custom
+feature type needs the module that registers it: --import MODULE.
 """
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from experiments.commandline.arguments import jobs_count
+from experiments.commandline.arguments import add_import_argument, import_user_modules, jobs_count
 from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
 from experiments.commandline.paths import check_not_input, check_output_file
 from experiments.corpora.readers.common import ON_BAD_ROW_CHOICES
 from experiments.corpora.readers.custom import read_custom
 from experiments.engine.errors import UsageError
 from experiments.outputs.model_files import load_predictor
+from experiments.outputs.tabular import SUFFIXES, format_table
 from features.annotation import annotate
 from features.atomic import atomic_write
 from features.labels import two_class
 
 
-def format_rows(path: Path, ids, predictions, proba=None) -> str:
+def prediction_rows(pairs, predictions, proba=None) -> tuple[list[str], list[list]]:
+    """(header, rows): the input's id, text and gold label (when it has labels), the prediction,
+    and with `proba` = (classes, probabilities) one column per class."""
     classes, probabilities = proba if proba else ([], None)
-    suffix = path.suffix.lower()
-    if suffix == ".jsonl":
-        lines = []
-        for n, (i, label) in enumerate(zip(ids, predictions)):
-            row = {"id": i, "prediction": label}
-            if probabilities is not None:
-                row["proba"] = {c: float(p) for c, p in zip(classes, probabilities[n])}
-            lines.append(json.dumps(row))
-        return "".join(line + "\n" for line in lines)
-    if suffix not in (".tsv", ".csv"):
-        raise UsageError(f"--out must end in .tsv, .csv or .jsonl, not {path.name!r}")
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter="\t" if suffix == ".tsv" else ",", lineterminator="\n",
-                        quoting=csv.QUOTE_MINIMAL)
-    writer.writerow(["id", "prediction"] + [f"p_{c}" for c in classes])
-    for n, (i, label) in enumerate(zip(ids, predictions)):
-        extra = [f"{p:.6f}" for p in probabilities[n]] if probabilities is not None else []
-        writer.writerow([i, label] + extra)
-    return buffer.getvalue()
+    labeled = any(p.label is not None for p in pairs)
+    header = ["id", "premise", "hypothesis"] + (["gold"] if labeled else []) + ["prediction"]
+    header += [f"p_{c}" for c in classes]
+    rows = []
+    for n, (pair, label) in enumerate(zip(pairs, predictions)):
+        row = [pair.id, pair.premise, pair.hypothesis] + ([pair.label] if labeled else []) + [label]
+        rows.append(row + ([float(x) for x in probabilities[n]] if probabilities is not None else []))
+    return header, rows
 
 
 def main(argv=None) -> int:
+    with user_errors():
+        import_user_modules(argv)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_import_argument(parser)
     parser.add_argument("--model", required=True, help="a file written by run.py --save-model")
     parser.add_argument("--input", required=True, help=".tsv, .csv or .jsonl")
     parser.add_argument("--out", required=True, help=".tsv, .csv or .jsonl")
@@ -68,7 +62,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with user_errors(), closed_pipe_ends_quietly():
         out = Path(args.out)
-        if out.suffix.lower() not in (".tsv", ".csv", ".jsonl"):
+        if out.suffix.lower() not in SUFFIXES:
             raise UsageError(f"--out must end in .tsv, .csv or .jsonl, not {out.name!r}")
         check_output_file(out, "--out")
         check_not_input(out, [args.input, args.model])
@@ -82,10 +76,14 @@ def main(argv=None) -> int:
                            hypothesis=args.hypothesis_column, label=args.label_column, id_column=args.id_column)
         if data.skipped:
             print(f"skipped {sum(data.skipped.values())} bad row(s): {dict(data.skipped)}", file=sys.stderr)
-        pairs = annotate(data.pairs, jobs=args.jobs)
+        pairs = annotate(data.pairs, jobs=args.jobs, lemmas=predictor.needs_lemmas)
         predictions = [str(x) for x in predictor.predict(pairs)]
         proba = predictor.predict_proba(pairs) if args.proba else None
-        atomic_write(out, format_rows(out, [p.id for p in pairs], predictions, proba))
+        text, flattened = format_table(out, *prediction_rows(pairs, predictions, proba))
+        atomic_write(out, text)
+        if flattened:
+            print(f"note: {flattened} text cell(s) held tabs or line breaks, written as spaces in the TSV",
+                  file=sys.stderr)
     gold = [p.label for p in pairs]
     message = f"wrote {len(pairs)} predictions to {out}"
     if pairs and all(g is not None for g in gold):

@@ -14,11 +14,13 @@ import features
 from experiments.commandline.arguments import (
     add_data_arguments,
     add_featurizer_arguments,
+    add_import_argument,
     add_parallel_arguments,
     add_selection_arguments,
     count,
     custom_files,
     featurizer_options,
+    import_user_modules,
     parse_c_grid,
 )
 from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
@@ -35,6 +37,7 @@ from models import MODELS
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_data_arguments(parser)
+    add_import_argument(parser)
     group = parser.add_argument_group("model and features")
     group.add_argument("--model", default="lr", choices=list(MODELS), help="default: lr")
     group.add_argument("--features", default="lexicalized", metavar="GROUP_OR_LIST",
@@ -88,6 +91,8 @@ def config_from_args(args) -> RunConfig:
 
 
 def main(argv: list[str] | None = None) -> int:
+    with user_errors():
+        import_user_modules(argv)
     args = build_parser().parse_args(argv)
     with user_errors(), closed_pipe_ends_quietly():
         out_dirs = {b: Path(d) for b, d in (("glue", args.glue_out), ("superglue", args.superglue_out)) if d}

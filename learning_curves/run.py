@@ -23,12 +23,14 @@ from experiments import __version__
 from experiments.commandline.arguments import (
     add_data_arguments,
     add_featurizer_arguments,
+    add_import_argument,
     add_parallel_arguments,
     add_selection_arguments,
     corpus_from_args,
     count,
     custom_files,
     featurizer_options,
+    import_user_modules,
     parse_c_grid,
 )
 from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
@@ -50,6 +52,7 @@ REFERENCES = {"snli-paper": (SNLI_LEARNING_CURVE, "SNLI paper, Fig. 4 (SNLI test
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_data_arguments(parser)
+    add_import_argument(parser)
     parser.add_argument("--sizes", default="1,10,100,1000,10000,all", help="training sizes; 'all' = the whole split")
     parser.add_argument("--seeds", type=count(1), default=3, help="random samples per size (default 3)")
     parser.add_argument("--configs", default="lexicalized,unlexicalized",
@@ -75,6 +78,8 @@ def signature(args, data, run_config) -> dict:
 
 
 def main(argv=None) -> int:
+    with user_errors():
+        import_user_modules(argv)
     args = build_parser().parse_args(argv)
     with user_errors(), closed_pipe_ends_quietly():
         return draw(args)

@@ -135,6 +135,11 @@ class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.n_jobs = n_jobs
 
+    @property
+    def needs_lemmas(self) -> bool:
+        """Whether its input pairs must carry lemmas (`features.annotate(..., lemmas=True)`)."""
+        return self.form == "lemma" or bool(self.wordnet)
+
     def _check_params(self) -> None:
         for name, value, allowed in (("form", self.form, FORMS), ("stop_list", self.stop_list, tuple(STOP_LISTS)),
                                      ("weights", self.weights, tuple(WEIGHT_SCHEMES))):

@@ -63,8 +63,10 @@ def test_predict_cli_matches_the_saving_run(tmp_path):
                           env={**os.environ, "NLI_CACHE_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr
     lines = out.read_text().splitlines()
-    assert lines[0] == "id\tprediction\tp_contradiction\tp_entailment\tp_neutral"
-    assert [line.split("\t")[1] for line in lines[1:]] == expected
+    assert lines[0] == "id\tpremise\thypothesis\tgold\tprediction\tp_contradiction\tp_entailment\tp_neutral"
+    cells = [line.split("\t") for line in lines[1:]]
+    assert [c[4] for c in cells] == expected
+    assert [(c[1], c[2], c[3]) for c in cells] == [(p.premise, p.hypothesis, p.label) for p in pairs]
     assert "accuracy against the input's labels" in done.stdout
 
 

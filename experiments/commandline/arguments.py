@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
+import os
+import sys
 
 from features.options import OPTIONS
 from models import C_GRID
@@ -35,6 +38,31 @@ def jobs_count(text: str) -> int:
     except (ValueError, UsageError) as exc:
         raise argparse.ArgumentTypeError(str(exc) if isinstance(exc, UsageError) else
                                          f"expected a whole number, got {text!r}") from None
+
+
+def import_user_modules(argv: list[str] | None) -> None:
+    """Import every `--import MODULE` of the command line before anything else, so the feature types
+    and models it registers exist when the parser lists the choices and when models are loaded.
+
+    The current directory is searched first (a script's own directory is on sys.path, not the
+    user's), like `python -m` does.
+    """
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--import", dest="modules", action="append", default=[])
+    modules = pre.parse_known_args(sys.argv[1:] if argv is None else argv)[0].modules
+    if modules and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # the user's code: any failure is theirs to see, in one line
+            raise UsageError(f"--import {name}: {type(exc).__name__}: {exc}") from None
+
+
+def add_import_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--import", dest="modules", action="append", default=[], metavar="MODULE",
+                        help="import this module of yours first (repeatable): its register_feature and "
+                             "register_model calls make its feature types and models available")
 
 
 def add_data_arguments(parser: argparse.ArgumentParser, dataset_default: str | None = "snli") -> None:

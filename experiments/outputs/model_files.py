@@ -46,6 +46,11 @@ class Predictor:
     two_class: bool
     info: dict = field(default_factory=dict)  # dataset, chosen settings, features: recorded for the reader
 
+    @property
+    def needs_lemmas(self) -> bool:
+        """Whether pairs to label must carry lemmas (annotate them with `lemmas=True`)."""
+        return any(getattr(part, "needs_lemmas", False) for part in (self.model, self.featurizer))
+
     def _inputs(self, pairs):
         if self.featurizer is None:
             return list(pairs)
