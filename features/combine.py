@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .encoding import Encoder, check_pairs
 from .options import DEFAULTS, OPTIONS
-from .registry import build, resolve
+from .registry import FEATURE_TYPES, build, custom_functions, register_feature, resolve
 
 
 class PairFeaturizer(TransformerMixin, BaseEstimator):
@@ -46,6 +46,29 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     @property
     def feature_types(self) -> list[str]:
         return resolve(self.features, list(self.ablate or ()))
+
+    @property
+    def needs_lemmas(self) -> bool:
+        """Whether a selected type reads lemmas (annotate pairs with `lemmas=True`)."""
+        return any(getattr(FEATURE_TYPES[name], "needs_lemmas", False) for name in self.feature_types)
+
+    # A custom feature type lives in this process's registry. Pickled (for joblib or Dask workers,
+    # GridSearchCV, a notebook's process pool), the featurizer carries the functions of the custom
+    # types it uses and registers them where it lands, so workers need no registry of their own.
+    def __getstate__(self):
+        state = super().__getstate__()
+        try:
+            carried = custom_functions(self.feature_types)
+        except ValueError:  # unknown names: fit will say so
+            carried = {}
+        if carried:
+            state["_carried_functions"] = carried
+        return state
+
+    def __setstate__(self, state):
+        for name, function in state.pop("_carried_functions", {}).items():
+            register_feature(name, function)
+        super().__setstate__(state)
 
     def options(self) -> dict:
         """The featurizer's options (`features.options`), checked."""

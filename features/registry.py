@@ -40,12 +40,18 @@ GROUP_TITLES = {
 
 
 def register_feature(name: str, function: PairFunction | None = None):
-    """Register `function(pair) -> {key: value}` as feature type `name`; usable as a decorator."""
+    """Register `function(pair) -> {key: value}` as feature type `name`; usable as a decorator.
+
+    Registering the same function again (the same module and name: a re-run notebook cell, a
+    module imported twice, a worker process receiving it) replaces it; a different function
+    under a taken name is an error.
+    """
     def add(fn: PairFunction) -> PairFunction:
-        if name in FEATURE_TYPES or name in GROUPS:
-            raise ValueError(f"feature name {name!r} is already taken")
         if not name.isidentifier():
             raise ValueError(f"feature name {name!r} must be an identifier (letters, digits, _)")
+        taken = FEATURE_TYPES.get(name)
+        if name in GROUPS or (taken is not None and not _same_function(getattr(taken, "function", None), fn)):
+            raise ValueError(f"feature name {name!r} is already taken")
 
         def factory(**params):
             return FunctionFeature(function=fn, name=name)
@@ -54,6 +60,15 @@ def register_feature(name: str, function: PairFunction | None = None):
         FEATURE_TYPES[name] = factory
         return fn
     return add(function) if function is not None else add
+
+
+def _same_function(a, b) -> bool:
+    return a is b or (a is not None and (a.__module__, a.__qualname__) == (b.__module__, b.__qualname__))
+
+
+def custom_functions(names) -> dict:
+    """{name: function} of the custom (per-pair function) types among `names`."""
+    return {n: FEATURE_TYPES[n].function for n in names if getattr(FEATURE_TYPES.get(n), "custom", False)}
 
 
 def unregister_feature(name: str) -> None:

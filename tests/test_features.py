@@ -315,7 +315,7 @@ def test_custom_feature_by_name():
         # A registered type never changes what the paper's groups mean.
         assert resolve("lexicalized") == list(PAPER_TYPES) and "negation" not in resolve("unigrams_only")
         with pytest.raises(ValueError, match="already taken"):
-            register_feature("negation", negation)
+            register_feature("negation", lambda pair: {})  # another function under a taken name
     finally:
         unregister_feature("negation")
     assert "negation" not in FEATURE_TYPES

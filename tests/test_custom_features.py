@@ -1,0 +1,121 @@
+"""A custom feature type of the user's travels: to worker processes, to learning curves, into saved
+models (by module and name), and through scikit-learn's GridSearchCV with n_jobs=2."""
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import Pipeline
+
+from experiments.corpora.demo import generate_demo
+from features import FEATURE_TYPES, PairFeaturizer, register_feature, unregister_feature
+from models import LogisticClassifier
+from tests.conftest import REPO
+
+USER_MODULE = textwrap.dedent('''
+    from features import register_feature
+
+    NEGATIONS = {"not", "no", "nobody", "never"}
+
+
+    @register_feature("lab_negation")
+    def lab_negation(pair):
+        words = {t.lower() for t in pair.hypothesis_tokens}
+        return {"in_hypothesis": float(bool(words & NEGATIONS))}
+''')
+
+
+@pytest.fixture
+def user_dir(tmp_path):
+    (tmp_path / "my_lab_features.py").write_text(USER_MODULE)
+    return tmp_path
+
+
+def script(cwd, name, *args):
+    return subprocess.run([sys.executable, str(REPO / name), *args], cwd=cwd, capture_output=True, text=True)
+
+
+def test_import_and_worker_processes(user_dir):
+    done = script(user_dir, "experiments/run.py", "--import", "my_lab_features", "--dataset", "demo", "--features",
+                  "unlexicalized,lab_negation", "--ablation-table", "--jobs", "2", "--C", "1", "--quiet", "--out",
+                  "table.json")
+    assert done.returncode == 0, done.stderr
+    rows = json.loads((user_dir / "table.json").read_text())["rows"]
+    assert [r["name"] for r in rows] == ["unlexicalized,lab_negation", "-bleu", "-length_diff", "-overlap",
+                                         "-lab_negation"]
+    assert all(r["metrics"]["dev"]["accuracy"] > 0.5 for r in rows)  # every row ran, in two worker processes
+    missing = script(user_dir, "experiments/run.py", "--dataset", "demo", "--features", "lab_negation", "--quiet")
+    assert missing.returncode == 2 and "unknown feature type or group 'lab_negation'" in missing.stderr
+    broken = script(user_dir, "experiments/run.py", "--import", "no_such_module", "--dataset", "demo")
+    assert broken.returncode == 2 and "--import no_such_module: ModuleNotFoundError" in broken.stderr
+
+
+def test_learning_curves_take_feature_lists(user_dir):
+    done = script(user_dir, "learning_curves/run.py", "--import", "my_lab_features", "--dataset", "demo", "--sizes",
+                  "50,all", "--seeds", "1", "--configs", "unlexicalized+lab_negation,lab_negation", "--jobs", "2",
+                  "--out", "curve", "--quiet")
+    assert done.returncode == 0, done.stderr
+    with open(user_dir / "curve" / "curve.csv", newline="") as handle:
+        configs = {row["config"] for row in csv.DictReader(handle)}
+    assert configs == {"unlexicalized+lab_negation", "lab_negation"}
+
+
+def test_saved_models_name_the_module_and_need_it(user_dir):
+    done = script(user_dir, "experiments/run.py", "--import", "my_lab_features", "--dataset", "demo", "--features",
+                  "unlexicalized,lab_negation", "--C", "1", "--quiet", "--save-model", "lab.model")
+    assert done.returncode == 0, done.stderr
+    pairs = user_dir / "pairs.tsv"
+    pairs.write_text("premise\thypothesis\tlabel\nA man is sleeping .\tA man is not sleeping .\tcontradiction\n")
+    without = script(user_dir, "experiments/predict.py", "--model", "lab.model", "--input", "pairs.tsv", "--out",
+                     "p.tsv")
+    assert without.returncode == 2
+    assert "custom feature type 'lab_negation'" in without.stderr and "--import my_lab_features" in without.stderr
+    with_module = script(user_dir, "experiments/predict.py", "--import", "my_lab_features", "--model", "lab.model",
+                         "--input", "pairs.tsv", "--out", "p.tsv")
+    if with_module.returncode != 0 and "spaCy English tagger" in with_module.stderr:
+        pytest.skip("needs a spaCy English model to tag the input")
+    assert with_module.returncode == 0, with_module.stderr
+    lines = (user_dir / "p.tsv").read_text().splitlines()
+    assert lines[0] == "id\tpremise\thypothesis\tgold\tprediction"
+    assert lines[1].startswith("2\tA man is sleeping .\tA man is not sleeping .\tcontradiction\t")
+
+
+def test_grid_search_with_two_worker_processes():
+    # Registered here, in this process only: worker processes learn it from the pickled featurizer.
+    def lab_not(pair):
+        return {"not": float("not" in pair.hypothesis_tokens)}
+    register_feature("lab_not", lab_not)
+    try:
+        train, dev = generate_demo("train")[:600], generate_demo("dev")[:200]
+        y = np.array([p.label for p in train], dtype=object)
+        pipe = Pipeline([("features", PairFeaturizer(features="unlexicalized,lab_not", n_jobs=1)),
+                         ("model", LogisticClassifier())])
+        search = GridSearchCV(pipe, {"model__C": [0.1, 1.0]}, cv=2, n_jobs=2).fit(train, y)
+        assert search.best_estimator_.named_steps["features"].get_feature_names_out()[-1] == "lab_not:not"
+        assert len(search.predict(dev)) == 200
+    finally:
+        unregister_feature("lab_not")
+
+
+def test_registering_the_same_function_again_is_allowed():
+    def lab_twice(pair):
+        return {"x": 1.0}
+    register_feature("lab_twice", lab_twice)
+    try:
+        register_feature("lab_twice", lab_twice)  # a re-run notebook cell: the same function
+
+        def lab_twice_redefined(pair):
+            return {"y": 1.0}
+        with pytest.raises(ValueError, match="already taken"):
+            register_feature("lab_twice", lab_twice_redefined)
+        with pytest.raises(ValueError, match="already taken"):
+            register_feature("lexicalized", lab_twice)
+        assert FEATURE_TYPES["lab_twice"].function is lab_twice
+    finally:
+        unregister_feature("lab_twice")
