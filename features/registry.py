@@ -10,8 +10,10 @@ from .cross_unigrams import CrossUnigrams
 from .custom import FunctionFeature, PairFunction
 from .hyp_ngrams import HypNgrams
 from .length_diff import LengthDiff
+from .negation import Negation
 from .options import feature_params
 from .overlap import Overlap
+from .wordnet import WordNet
 
 FEATURE_TYPES: dict[str, Callable[..., object]] = {
     "bleu": Bleu,
@@ -20,6 +22,9 @@ FEATURE_TYPES: dict[str, Callable[..., object]] = {
     "hyp_ngrams": HypNgrams,
     "cross_unigrams": CrossUnigrams,
     "cross_bigrams": CrossBigrams,
+    # Beyond the paper (issue 12): WordNet relations on lemmas, and negation on one side only.
+    "wordnet": WordNet,
+    "negation": Negation,
 }
 BUILTIN = tuple(FEATURE_TYPES)
 # The SNLI paper's six types (section 3.2), frozen: a type registered later never changes what
@@ -30,12 +35,14 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "unigrams_only": tuple(n for n in PAPER_TYPES if n != "cross_bigrams"),
     "unlexicalized": ("bleu", "length_diff", "overlap"),
     "hypothesis_only": ("hyp_ngrams",),
+    "extended": PAPER_TYPES + ("wordnet", "negation"),
 }
 GROUP_TITLES = {
     "lexicalized": "lexicalized (the paper's six types)",
     "unigrams_only": "unigrams only (no cross-bigrams)",
     "unlexicalized": "unlexicalized (BLEU, length, overlap)",
     "hypothesis_only": "hypothesis only (n-grams)",
+    "extended": "extended (the paper's six + WordNet relations + negation)",
 }
 
 

@@ -31,6 +31,7 @@ from features.length_diff import LengthDiff
 from features.overlap import Overlap
 from features.registry import build
 from tests.conftest import TINY, make_pair
+from tests.wordnet_fixture import write_tiny_wordnet
 
 
 def row_names(feature, pair, fit_on=None):
@@ -235,23 +236,47 @@ def test_batch_equals_one_at_a_time_and_names_align(rows):
 # ------------------------------------------------------------------ contract, every registered type
 
 
+# Lemmas by hand for the words of TINY and the contract's unseen pair; every other lemma is the
+# lowercased word. Types that read lemmas (`needs_lemmas`) need them; the others ignore them.
+_LEMMAS = {"is": "be", "are": "be", "sleeping": "sleep", "running": "run", "eating": "eat", "playing": "play",
+           "dogs": "dog", "quokkas": "quokka", "wombats": "wombat"}
+
+
+def lemmatized(pairs):
+    def side(tokens, tags):
+        return tokens, tags, tuple(_LEMMAS.get(t.lower(), t.lower()) for t in tokens)
+    return [p.with_annotation(side(p.premise_tokens, p.premise_tags), side(p.hypothesis_tokens, p.hypothesis_tags))
+            for p in pairs]
+
+
+CONTRACT = lemmatized(TINY)
+
+
 @pytest.fixture(params=sorted(FEATURE_TYPES))
-def feature(request):
-    return build(request.param, {"lowercase": True, "tag_match": "exact", "scale": "standard", "bleu_smoothing": "exp"})
+def feature(request, tmp_path, monkeypatch):
+    built = build(request.param, {"lowercase": True, "tag_match": "exact", "scale": "standard", "bleu_smoothing": "exp"})
+    if "wordnet_dir" in built.get_params():
+        # The tiny test WordNet, so the contract holds on machines without WordNet 3.0; loading
+        # puts its directory on nltk.data.path, which must not outlive the test.
+        import nltk.data
+        monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
+        built.set_params(wordnet_dir=write_tiny_wordnet(tmp_path / "nltk_data"))
+    return built
 
 
 def test_contract(feature):
     with pytest.raises(NotFittedError):
-        feature.transform(TINY)
-    X = feature.fit_transform(TINY)
-    assert sp.issparse(X) and X.format == "csr" and X.dtype == np.float32 and X.shape[0] == len(TINY)
+        feature.transform(CONTRACT)
+    X = feature.fit_transform(CONTRACT)
+    assert sp.issparse(X) and X.format == "csr" and X.dtype == np.float32 and X.shape[0] == len(CONTRACT)
     names = feature.get_feature_names_out()
     assert len(names) == X.shape[1] and all(n.startswith(feature.name + ":") for n in names)
-    assert X.nnz > 0 and (feature.transform(TINY) != X).nnz == 0
-    unseen = [make_pair("Quokkas juggle .", "Wombats dance .", premise_tags="NNS VBP .", hypothesis_tags="NNS VBP .")]
+    assert X.nnz > 0 and (feature.transform(CONTRACT) != X).nnz == 0
+    unseen = lemmatized([make_pair("Quokkas juggle .", "Wombats dance .", premise_tags="NNS VBP .",
+                                   hypothesis_tags="NNS VBP .")])
     assert feature.transform(unseen).shape == (1, X.shape[1])
     restored = pickle.loads(pickle.dumps(feature))
-    assert (restored.transform(TINY) != X).nnz == 0
+    assert (restored.transform(CONTRACT) != X).nnz == 0
     fresh = clone(feature)
     assert fresh.get_params() == feature.get_params() and not hasattr(fresh, "encoder_")
     with pytest.raises(ValueError, match="sequence of pairs"):
@@ -270,8 +295,9 @@ def test_unannotated_pairs_are_refused():
 
 
 def test_groups_and_resolve():
-    assert GROUPS["lexicalized"] == BUILTIN == ("bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams",
-                                                "cross_bigrams")
+    assert GROUPS["lexicalized"] == PAPER_TYPES == ("bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams",
+                                                    "cross_bigrams")
+    assert BUILTIN == PAPER_TYPES + ("wordnet", "negation") == GROUPS["extended"]
     assert resolve("unigrams_only") == ["bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams"]
     assert resolve("lexicalized", ["cross_bigrams"]) == resolve("unigrams_only")
     assert resolve("unlexicalized") == ["bleu", "length_diff", "overlap"]
@@ -301,24 +327,24 @@ def test_combiner_ablation_is_column_removal():
 
 
 def test_custom_feature_by_name():
-    @register_feature("negation")
-    def negation(pair):
+    @register_feature("hyp_not")
+    def hyp_not(pair):
         return {"hyp_not": float("not" in pair.hypothesis_tokens), "n_words": len(pair.hypothesis_tokens)}
     try:
         pairs = TINY + [make_pair("A dog runs", "A dog is not running")]
-        featurizer = PairFeaturizer(features="unlexicalized,negation").fit(pairs)
+        featurizer = PairFeaturizer(features="unlexicalized,hyp_not").fit(pairs)
         names = list(featurizer.get_feature_names_out())
-        assert names[-2:] == ["negation:hyp_not", "negation:n_words"]
+        assert names[-2:] == ["hyp_not:hyp_not", "hyp_not:n_words"]
         X = featurizer.transform(pairs).toarray()
         assert X[-1, -2] == 1.0 and X[0, -2] == 0.0 and X[-1, -1] == 5.0
-        assert "negation" not in PairFeaturizer(features="unlexicalized,negation", ablate=["negation"]).feature_types
+        assert "hyp_not" not in PairFeaturizer(features="unlexicalized,hyp_not", ablate=["hyp_not"]).feature_types
         # A registered type never changes what the paper's groups mean.
-        assert resolve("lexicalized") == list(PAPER_TYPES) and "negation" not in resolve("unigrams_only")
+        assert resolve("lexicalized") == list(PAPER_TYPES) and "hyp_not" not in resolve("unigrams_only")
         with pytest.raises(ValueError, match="already taken"):
-            register_feature("negation", lambda pair: {})  # another function under a taken name
+            register_feature("hyp_not", lambda pair: {})
     finally:
-        unregister_feature("negation")
-    assert "negation" not in FEATURE_TYPES
+        unregister_feature("hyp_not")
+    assert "hyp_not" not in FEATURE_TYPES
 
 
 # ------------------------------------------------------------------ same features as the straightforward build
