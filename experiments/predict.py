@@ -53,8 +53,8 @@ def main(argv=None) -> int:
     parser.add_argument("--input", required=True, help=".tsv, .csv or .jsonl")
     parser.add_argument("--out", required=True, help=".tsv, .csv or .jsonl")
     parser.add_argument("--proba", action="store_true", help="add class probabilities (logistic regression)")
-    parser.add_argument("--premise-column", default="premise")
-    parser.add_argument("--hypothesis-column", default="hypothesis")
+    parser.add_argument("--premise-column", help="default: found among premise/hypothesis, sentence1/sentence2, ...")
+    parser.add_argument("--hypothesis-column")
     parser.add_argument("--label-column", default="label")
     parser.add_argument("--id-column", default=None, help="default: the input's line number")
     parser.add_argument("--on-bad-row", choices=ON_BAD_ROW_CHOICES, default="error")
@@ -74,6 +74,8 @@ def main(argv=None) -> int:
             raise UsageError(f"a {predictor.model_name} model has no probabilities; drop --proba")
         data = read_custom(path, "input", "predict", args.on_bad_row, premise=args.premise_column,
                            hypothesis=args.hypothesis_column, label=args.label_column, id_column=args.id_column)
+        for note in data.notes:
+            print(f"note: {note}", file=sys.stderr)
         if data.skipped:
             print(f"skipped {sum(data.skipped.values())} bad row(s): {dict(data.skipped)}", file=sys.stderr)
         pairs = annotate(data.pairs, jobs=args.jobs, lemmas=predictor.needs_lemmas)

@@ -30,8 +30,13 @@ from experiments.engine.config import RunConfig
 from experiments.engine.errors import UsageError
 from experiments.engine.experiment import run
 from experiments.engine.records import write_json_atomic
-from experiments.outputs.report import format_report, skipped_rows, summary_table
+from experiments.outputs.plots import plot_rows
+from experiments.outputs.report import data_notes, error_rows, format_report, summary_table
+from experiments.outputs.tabular import SUFFIXES, format_table
+from features.atomic import atomic_write
 from models import MODELS
+
+PLOTTED_FEATURES = 15  # strongest weights drawn per class with --plots
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -51,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "edit distance, two-class LR (and majority)")
     group.add_argument("--ablation-table", action="store_true",
                        help="one run per feature type ablated from --features, plus the full set")
+    group.add_argument("--wordnet", action="store_true",
+                       help="edit distance: let CV choose whether substituting a WordNet synonym or hypernym "
+                            "(on lemmas) is free, as EOP's lemma + WordNet configuration does")
     add_featurizer_arguments(group)
     add_selection_arguments(group)
     run_group = parser.add_argument_group("run")
@@ -64,6 +72,11 @@ def build_parser() -> argparse.ArgumentParser:
     run_group.add_argument("--top-features", type=count(0), default=0, metavar="K",
                            help="print the K highest-weighted features per class, as words")
     run_group.add_argument("--out", metavar="FILE.json", help="write the run record here")
+    run_group.add_argument("--errors", metavar="FILE.tsv",
+                           help="write every scored pair with gold and predicted label, confidence and the features "
+                                "that pushed the prediction (.tsv, .csv or .jsonl)")
+    run_group.add_argument("--plots", metavar="DIR", help="draw the confusion matrix and the strongest feature "
+                                                          "weights per class as PNG files here")
     run_group.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     add_parallel_arguments(run_group)
     run_group.add_argument("--quiet", action="store_true", help="no progress output; print the result table only")
@@ -83,9 +96,13 @@ def config_from_args(args) -> RunConfig:
     return RunConfig(dataset=args.dataset, data_dir=args.data_dir, model=args.model, features=args.features,
                      ablate=tuple(args.ablate), two_class=args.two_class, train_size=args.train_size,
                      seed=args.seed, eval_split=args.eval_split, paper_table=args.paper_table,
-                     ablation_table=args.ablation_table, top_features=args.top_features, jobs=args.jobs,
+                     ablation_table=args.ablation_table,
+                     top_features=max(args.top_features, PLOTTED_FEATURES if args.plots else 0), jobs=args.jobs,
+                     explain=bool(args.errors),
                      on_bad_row=args.on_bad_row, featurizer=featurizer_options(args),
-                     grids={"C": parse_c_grid(args.c_grid)}, cv_folds=args.cv_folds, bootstrap=args.bootstrap,
+                     grids={"C": parse_c_grid(args.c_grid), **({"wordnet": (False, True)} if args.wordnet else {})},
+                     cv_folds=args.cv_folds, bootstrap=args.bootstrap,
+                     label_map=args.label_map, allow_unseen_labels=args.allow_unseen_labels,
                      progress=not args.quiet,
                      backend=args.backend, scheduler=args.scheduler, custom=custom_files(args))
 
@@ -99,18 +116,31 @@ def main(argv: list[str] | None = None) -> int:
         if args.predict and not out_dirs:
             raise UsageError("--predict test needs --glue-out DIR or --superglue-out DIR "
                              "(for other files, use --save-model and experiments/predict.py)")
-        if (out_dirs or args.save_model) and (args.paper_table or args.ablation_table):
-            raise UsageError("a table fits several models; predictions and --save-model take a single run")
+        if (out_dirs or args.save_model or args.errors) and (args.paper_table or args.ablation_table):
+            raise UsageError("a table fits several models; predictions, --save-model and --errors take a single run")
+        if args.errors and Path(args.errors).suffix.lower() not in SUFFIXES:
+            raise UsageError(f"--errors must end in .tsv, .csv or .jsonl, not {Path(args.errors).name!r}")
         # Every output is checked before any work: a run must not fail at its end for a bad path.
         check_output_file(args.out, "--out", overwrite=args.overwrite)
         check_output_file(args.save_model, "--save-model")
         check_output_file(args.glue_zip, "--glue-zip")
+        check_output_file(args.errors, "--errors", overwrite=args.overwrite)
+        check_output_dir(args.plots, "--plots")
         for benchmark, path in out_dirs.items():
             check_output_dir(path, f"--{benchmark}-out")
         config = config_from_args(args)
         record = run(config)
         predictor = next(iter(record.pop("_predictors").values()))
+        examples = record.pop("_examples")
         notes = []
+        if args.errors:
+            text, flattened = format_table(args.errors, *error_rows(next(iter(examples.values()))))
+            atomic_write(args.errors, text)
+            notes.append(f"errors file written to {args.errors}"
+                         + (f" ({flattened} text cell(s) with tabs or line breaks written as spaces)" if flattened
+                            else ""))
+        if args.plots:
+            notes += [f"plot written to {path}" for path in plot_rows(record, args.plots)]
         if args.save_model:
             predictor.save(args.save_model)
             notes.append(f"model saved to {args.save_model}")
@@ -124,8 +154,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.out:  # the record is on disk before anything is printed
             write_json_atomic(args.out, record)
             notes.append(f"record written to {args.out}")
-        if args.quiet and skipped_rows(record):
-            print(skipped_rows(record), file=sys.stderr)
+        if args.quiet:
+            for note in data_notes(record):
+                print(note, file=sys.stderr)
         print(summary_table(record) if args.quiet else format_report(record))
         for note in notes:
             print(note)

@@ -3,11 +3,11 @@
     from features import PairFeaturizer, register_feature
     X = PairFeaturizer(features="lexicalized", ablate=["cross_bigrams"]).fit_transform(pairs)
 """
-from .annotation import annotate
+from .annotation import Annotator, annotate
 from .combine import PairFeaturizer
 from .options import OPTIONS
-from .pair import Pair
+from .pair import Pair, pairs_from
 from .registry import BUILTIN, FEATURE_TYPES, GROUPS, PAPER_TYPES, register_feature, resolve, unregister_feature
 
-__all__ = ["BUILTIN", "FEATURE_TYPES", "GROUPS", "OPTIONS", "PAPER_TYPES", "Pair", "PairFeaturizer", "annotate",
-           "register_feature", "resolve", "unregister_feature"]
+__all__ = ["Annotator", "BUILTIN", "FEATURE_TYPES", "GROUPS", "OPTIONS", "PAPER_TYPES", "Pair", "PairFeaturizer", "annotate",
+           "pairs_from", "register_feature", "resolve", "unregister_feature"]

@@ -27,8 +27,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from sklearn.base import BaseEstimator, TransformerMixin
+
 from .atomic import atomic_write
-from .pair import Pair
+from .pair import Pair, pairs_from
 
 log = logging.getLogger(__name__)
 
@@ -197,7 +199,7 @@ class SpacyLemmatizer:
 
 
 def _progress(total: int, desc: str, enabled: bool):
-    from tqdm.auto import tqdm
+    from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
     return tqdm(total=total, desc=desc, unit="sent", disable=not enabled, leave=False)
 
 
@@ -517,3 +519,38 @@ def annotate(pairs: Iterable[Pair], *, tagger: Tagger | None = None, cache_dir: 
 def _sides(pair: Pair) -> tuple[Annotation, Annotation]:
     return ((pair.premise_tokens, pair.premise_tags, pair.premise_lemmas),
             (pair.hypothesis_tokens, pair.hypothesis_tags, pair.hypothesis_lemmas))
+
+
+class Annotator(TransformerMixin, BaseEstimator):
+    """The first step of a pipeline that starts from data: pairs in, annotated `Pair`s out.
+
+    Takes a DataFrame with premise and hypothesis columns, a sequence of (premise, hypothesis)
+    tuples, or Pairs (see `features.pair.pairs_from`), and gives every pair tokens, tags and,
+    with `lemmas=True`, lemmas (cached like `annotate`):
+
+        Pipeline([("annotate", Annotator()), ("features", PairFeaturizer()), ("model", LogisticClassifier())])
+
+    Stateless: `fit` learns nothing.
+    """
+
+    def __init__(self, *, premise: str = "premise", hypothesis: str = "hypothesis", lemmas: bool = False,
+                 cache_dir=None, jobs: int = 1):
+        self.premise = premise
+        self.hypothesis = hypothesis
+        self.lemmas = lemmas
+        self.cache_dir = cache_dir
+        self.jobs = jobs
+
+    def fit(self, X, y=None):
+        return self
+
+    def transform(self, X) -> list[Pair]:
+        pairs = pairs_from(X, premise=self.premise, hypothesis=self.hypothesis)
+        return annotate(pairs, cache_dir=self.cache_dir, jobs=self.jobs, lemmas=self.lemmas)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.requires_fit = False
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags

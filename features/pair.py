@@ -61,3 +61,44 @@ def _unpack(annotation: tuple[tuple[str, ...], ...], side: str):
         if len(lemmas) != len(tokens):
             raise ValueError(f"{side}: {len(lemmas)} lemmas for {len(tokens)} tokens")
     return tokens, tags, lemmas
+
+
+def pairs_from(data, *, premise: str = "premise", hypothesis: str = "hypothesis", label: str | None = None,
+               id: str | None = None) -> list[Pair]:
+    """Pairs from what a user has at hand: a pandas DataFrame with premise and hypothesis columns
+    (names settable; `label` and `id` name optional columns), a sequence of (premise, hypothesis)
+    or (premise, hypothesis, label) tuples, or Pairs (returned as they are).
+
+    A bare string, or a row whose premise or hypothesis is not a string, is a ValueError.
+    """
+    if isinstance(data, (str, bytes, Pair)):
+        raise ValueError(f"expected a table or a sequence of pairs, got a single {type(data).__name__}")
+    if hasattr(data, "columns") and hasattr(data, "itertuples"):  # a DataFrame, without importing pandas
+        missing = [c for c in (premise, hypothesis, label, id) if c is not None and c not in data.columns]
+        if missing:
+            raise ValueError(f"the table has no column(s) {', '.join(map(repr, missing))}; its columns: "
+                             f"{', '.join(map(str, data.columns))}")
+        ids = data[id] if id is not None else data.index
+        labels = data[label] if label is not None else [None] * len(data)
+        rows = zip(ids, data[premise], data[hypothesis], labels)
+    else:
+        rows = []
+        for n, item in enumerate(data):
+            if isinstance(item, Pair):
+                rows.append(item)
+                continue
+            if isinstance(item, (str, bytes)) or len(item) not in (2, 3):
+                raise ValueError(f"item {n}: expected (premise, hypothesis) or (premise, hypothesis, label), "
+                                 f"got {item!r}")
+            rows.append((n, item[0], item[1], item[2] if len(item) == 3 else None))
+    pairs = []
+    for row in rows:
+        if isinstance(row, Pair):
+            pairs.append(row)
+            continue
+        pair_id, p, h, gold = row
+        if not isinstance(p, str) or not isinstance(h, str):
+            raise ValueError(f"row {pair_id!r}: premise and hypothesis must be strings, got "
+                             f"{type(p).__name__} and {type(h).__name__}")
+        pairs.append(Pair(str(pair_id), p, h, None if gold is None else str(gold)))
+    return pairs

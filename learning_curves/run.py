@@ -104,9 +104,11 @@ def draw(args) -> int:
     run_config = RunConfig(dataset=args.dataset, data_dir=args.data_dir, eval_split=args.eval_split,
                            on_bad_row=args.on_bad_row, progress=not args.quiet, jobs=args.jobs,
                            grids={"C": parse_c_grid(args.c_grid)}, featurizer=featurizer_options(args),
-                           backend=args.backend,
-                           scheduler=args.scheduler, custom=custom_files(args))
-    data = load_splits(run_config, corpus, log)
+                           label_map=args.label_map, allow_unseen_labels=args.allow_unseen_labels,
+                           backend=args.backend, scheduler=args.scheduler, custom=custom_files(args))
+    lemmas = any(c.spec.needs_lemmas or any(getattr(features.FEATURE_TYPES[t], "needs_lemmas", False)
+                                             for t in c.feature_types) for c in curves.values())
+    data = load_splits(run_config, corpus, log, lemmas=lemmas)
     if data.evaluation is None:
         raise UsageError(f"{corpus.name} has no dev split to score points on; use --eval-split test")
     try:
@@ -140,7 +142,7 @@ def draw(args) -> int:
     log(f"{len(points)} points: {len(points) - len(todo)} reused from {csv_path}, {len(unique)} to fit")
     computed = 0
     if unique:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
         with grid_backend(args.backend, args.scheduler):
             jobs = Parallel(n_jobs=n_jobs(args.backend, args.jobs), return_as="generator_unordered")(
                 delayed(fit_point)(p, curves[p.config], inputs[p.config], run_config) for p in unique)

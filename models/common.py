@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.multiclass import check_classification_targets
 
 
 class TrainingDataError(ValueError):
@@ -9,14 +10,17 @@ class TrainingDataError(ValueError):
 
 
 def check_training_labels(y, min_classes: int = 2) -> np.ndarray:
-    y = np.asarray(y, dtype=object)
+    """`y` as an array, refused with a TrainingDataError when no model could learn from it."""
+    y = np.asarray(y)
     if len(y) == 0:
         raise TrainingDataError("the training set is empty: no labeled pairs to learn from")
-    if any(label is None for label in y):
-        raise TrainingDataError("the training set has unlabeled pairs")
-    present = sorted(set(y))
+    if y.dtype == object and any(label is None for label in y):
+        missing = sum(label is None for label in y)
+        raise TrainingDataError(f"the training set has {missing} unlabeled pair(s) of {len(y)}")
+    check_classification_targets(y)  # continuous or 2-d targets are not classes
+    present = np.unique(y)
     if len(present) < min_classes:
         raise TrainingDataError(
-            f"the training set holds a single class ({present[0]!r}); this model needs at least "
+            f"the training set holds one class ({present[0]!r}); this model needs at least "
             f"{min_classes} classes (use --model majority, or a larger --train-size)")
     return y

@@ -207,6 +207,12 @@ class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
         w = self.weights_
         return self._distances(premises, hypotheses, (w["delete"], w["insert"], w["substitute"]))
 
+    def explain(self, pairs) -> list[str]:
+        """Per pair, the distance against the threshold that decided it."""
+        distances = self.distance(pairs)
+        return [f"distance {d:.3f} {'<=' if d <= self.threshold_ else '>'} threshold {self.threshold_:.3f}"
+                for d in distances]
+
     def decision_function(self, pairs) -> np.ndarray:
         """threshold - distance: positive means entailment."""
         return self.threshold_ - self.distance(pairs)

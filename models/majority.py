@@ -2,37 +2,32 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.dummy import DummyClassifier
 
 from .common import check_training_labels
 from .spec import ModelSpec
 
 
-class MajorityClassifier(ClassifierMixin, BaseEstimator):
-    """Predicts the most frequent training label (ties: the first in sorted order) for every input."""
+class MajorityClassifier(DummyClassifier):
+    """Predicts the most frequent training label (ties: the first in sorted order) for every input.
 
-    def fit(self, X, y):
-        y = check_training_labels(y, min_classes=1)
-        self.classes_, counts = np.unique(y, return_counts=True)
-        self.prior_ = counts / counts.sum()
-        self.majority_ = self.classes_[np.argmax(counts)]
+    scikit-learn's DummyClassifier with the "prior" strategy: predict_proba gives the training
+    label distribution. Its input is never read, so it takes a feature matrix or a list of pairs.
+    """
+
+    def __init__(self):
+        super().__init__(strategy="prior")
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.multi_output = False  # one label per pair
+        return tags
+
+    def fit(self, X, y, sample_weight=None):
+        check_training_labels(y, min_classes=1)
+        super().fit(X, y, sample_weight)
+        self.majority_ = self.classes_[int(np.argmax(self.class_prior_))]
         return self
-
-    def predict(self, X):
-        check_is_fitted(self, "majority_")
-        return np.full(_n_rows(X), self.majority_, dtype=object)
-
-    def predict_proba(self, X):
-        check_is_fitted(self, "prior_")
-        return np.tile(self.prior_, (_n_rows(X), 1))
-
-    def decision_function(self, X):
-        return np.log(self.predict_proba(X))
-
-
-def _n_rows(X) -> int:
-    return X.shape[0] if hasattr(X, "shape") else len(X)
 
 
 SPEC = ModelSpec(

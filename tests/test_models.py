@@ -111,7 +111,7 @@ def test_majority_and_training_errors():
     assert list(model.predict(np.zeros((2, 1)))) == ["b", "b"]
     with pytest.raises(TrainingDataError, match="empty"):
         LogisticClassifier().fit(np.zeros((0, 1)), [])
-    with pytest.raises(TrainingDataError, match="single class"):
+    with pytest.raises(TrainingDataError, match="one class"):
         LogisticClassifier().fit(np.zeros((3, 1)), ["a", "a", "a"])
 
 

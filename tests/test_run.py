@@ -99,7 +99,7 @@ def test_single_class_training_set(tmp_path):
     train = tmp_path / "train.tsv"
     train.write_text("premise\thypothesis\tlabel\nA b .\tA .\tyes\nC d .\tC .\tyes\n")
     done = run_cli("--dataset", "custom", "--train-file", str(train), "--quiet")
-    assert done.returncode == 2 and "single class" in done.stderr
+    assert done.returncode == 2 and "holds one class" in done.stderr
 
 
 def test_unlabeled_test_split_points_at_predictions(data_dir):

@@ -17,6 +17,19 @@ from ..engine.errors import UsageError
 from ..engine.parallel import BACKENDS, resolve_jobs
 
 
+def label_map(text: str) -> dict[str, str]:
+    """An argparse type: `yes=entailment,no=not_entailment` -> {"yes": "entailment", "no": "not_entailment"}."""
+    mapping = {}
+    for item in (s.strip() for s in text.split(",") if s.strip()):
+        old, sep, new = item.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            raise argparse.ArgumentTypeError(f"expected OLD=NEW pairs separated by commas, got {item!r}")
+        if old.strip() in mapping:
+            raise argparse.ArgumentTypeError(f"label {old.strip()!r} is mapped twice")
+        mapping[old.strip()] = new.strip()
+    return mapping
+
+
 def count(minimum: int):
     """An argparse type: an integer of at least `minimum` (e.g. `--seeds 0` is refused)."""
     def parse(text: str) -> int:
@@ -74,12 +87,18 @@ def add_data_arguments(parser: argparse.ArgumentParser, dataset_default: str | N
                        help="where corpora live (default: $NLI_DATA_DIR, else ./data)")
     group.add_argument("--on-bad-row", choices=ON_BAD_ROW_CHOICES, default="error",
                        help="stop at the first malformed row, or skip and count it (default: error)")
+    group.add_argument("--label-map", type=label_map, default={}, metavar="OLD=NEW,...",
+                       help="rename gold labels, e.g. yes=entailment,no=not_entailment (two-class models, such "
+                            "as edit distance, read entailment/not_entailment)")
+    group.add_argument("--allow-unseen-labels", action="store_true",
+                       help="warn instead of stopping when dev or test has labels that training never shows")
     custom = parser.add_argument_group("custom dataset (--dataset custom)")
     custom.add_argument("--train-file", metavar="FILE", help=".tsv, .csv or .jsonl with named columns")
     custom.add_argument("--dev-file", metavar="FILE")
     custom.add_argument("--test-file", metavar="FILE")
-    custom.add_argument("--premise-column", default="premise", metavar="NAME")
-    custom.add_argument("--hypothesis-column", default="hypothesis", metavar="NAME")
+    custom.add_argument("--premise-column", metavar="NAME",
+                        help="default: found among premise/hypothesis, sentence1/sentence2, sentence_A/sentence_B")
+    custom.add_argument("--hypothesis-column", metavar="NAME")
     custom.add_argument("--label-column", default="label", metavar="NAME")
     custom.add_argument("--id-column", default=None, metavar="NAME")
 

@@ -5,6 +5,7 @@ import contextlib
 import os
 import sys
 
+from features.wordnet_data import WordNetMissingError
 from models.common import TrainingDataError
 
 from ..corpora import CorpusNotFoundError, DataFormatError
@@ -13,7 +14,8 @@ from ..outputs.model_files import ModelFileError
 from ..outputs.submissions import SubmissionError
 
 EXIT_USAGE = 2  # bad arguments, missing corpus, malformed input, unusable training data
-USER_ERRORS = (CorpusNotFoundError, DataFormatError, UsageError, TrainingDataError, ModelFileError, SubmissionError)
+USER_ERRORS = (CorpusNotFoundError, DataFormatError, UsageError, TrainingDataError, ModelFileError, SubmissionError,
+               WordNetMissingError)
 
 
 @contextlib.contextmanager

@@ -17,6 +17,10 @@ class RunConfig:
     featurizer: `PairFeaturizer` options (`features.options`); missing ones take their defaults.
     grids: candidate values per hyperparameter, overriding the model's own grid (`--C` sets "C").
     bootstrap: refit on this many resamples of the training set and report the spread of the score.
+    label_map: gold label -> label of the task (e.g. {"yes": "entailment", "no": "not_entailment"}).
+    allow_unseen_labels: warn, instead of stopping, when dev or test has labels training never shows.
+    explain: keep, per scored pair, the model's confidence and the features that pushed it to its
+        prediction (for --errors); the record then carries them under `_examples`.
     custom: for dataset "custom", the train/dev/test files and column names.
     """
 
@@ -38,6 +42,9 @@ class RunConfig:
     grids: dict = field(default_factory=dict)
     cv_folds: int = 5
     bootstrap: int = 0
+    label_map: dict = field(default_factory=dict)
+    allow_unseen_labels: bool = False
+    explain: bool = False
     progress: bool = True
     backend: str = "local"
     scheduler: str | None = None
@@ -66,8 +73,8 @@ class RunConfig:
         if self.dataset == "custom":
             c = self.custom
             try:
-                return custom_corpus(c.get("train"), c.get("dev"), c.get("test"), premise=c.get("premise", "premise"),
-                                     hypothesis=c.get("hypothesis", "hypothesis"), label=c.get("label", "label"),
+                return custom_corpus(c.get("train"), c.get("dev"), c.get("test"), premise=c.get("premise"),
+                                     hypothesis=c.get("hypothesis"), label=c.get("label", "label"),
                                      id_column=c.get("id"))
             except ValueError as exc:
                 raise UsageError(str(exc)) from None

@@ -9,26 +9,30 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 import numpy as np
 from joblib import Parallel, delayed
 
 import features
 from features.combine import PairFeaturizer
-from features.labels import NLI2
+from features.labels import NLI2, NLI3
+from features.wordnet_data import wordnet_available
 from models import DEFAULT_MODEL, MODELS, ModelSpec, get_model
 from models.common import check_training_labels
+from models.majority import MajorityClassifier
 
 from .. import __version__
 from ..outputs.model_files import Predictor
 from .config import RunConfig
 from .errors import UsageError
+from .explanations import explain_examples, top_features
 from .metrics import evaluate
 from .parallel import grid_backend, n_jobs
 from .records import peak_rss_bytes, versions
 from .resampling import bootstrap
 from .selection import choose, describe_folds, out_of_fold_predictions, stratified_folds
+from .significance import compare_predictions
 from .splits import Splits, labels_of, load_splits
 
 
@@ -41,21 +45,38 @@ class Row:
     spec: ModelSpec
     feature_types: tuple[str, ...]
     two_class: bool
+    grid: dict = field(default_factory=dict)  # candidates this row fixes (e.g. wordnet=(True,))
 
     @property
     def model(self) -> str:
         return self.spec.name
 
 
-# The SNLI paper's rows, all from one featurization: (name, model, features, two_class), where
-# two_class None is the corpus' own label set. Two-class LR is skipped on a two-class corpus.
+@dataclass(frozen=True)
+class PaperRow:
+    """A row of `--paper-table`. two_class None is the corpus' own label set; grid fixes candidates
+    of the model's selection; wordnet rows need WordNet and are skipped, with a note, without it."""
+
+    name: str
+    model: str
+    features: str | None
+    two_class: bool | None
+    grid: tuple = ()
+    wordnet: bool = False
+
+
+# The SNLI paper's rows (Tables 4 and 5), all from one featurization. A row that would repeat an
+# earlier one (two-class LR on a two-class corpus) is left out.
 PAPER_TABLE = (
-    ("lexicalized", "lr", "lexicalized", None),
-    ("unigrams_only", "lr", "unigrams_only", None),
-    ("unlexicalized", "lr", "unlexicalized", None),
-    ("edit_distance", "edit_distance", None, True),
-    ("lr_two_class", "lr", "lexicalized", True),
-    ("majority", "majority", None, True),  # the paper's Table 4 quotes the 2-class majority
+    PaperRow("lexicalized", "lr", "lexicalized", None),
+    PaperRow("unigrams_only", "lr", "unigrams_only", None),
+    PaperRow("unlexicalized", "lr", "unlexicalized", None),
+    PaperRow("edit_distance", "edit_distance", None, True),
+    PaperRow("lr_two_class", "lr", "lexicalized", True),
+    # Table 4's "+ lexical resources": the classifier with WordNet, and EOP's lemma + WordNet edit distance.
+    PaperRow("lr_lexical_resources", "lr", "lexicalized,wordnet", True, wordnet=True),
+    PaperRow("edit_distance_wordnet", "edit_distance", None, True, grid=(("wordnet", (True,)),), wordnet=True),
+    PaperRow("majority", "majority", None, True),  # the paper's Table 4 quotes the 2-class majority
 )
 
 
@@ -73,17 +94,25 @@ def _model(name: str):
         raise UsageError(str(exc)) from None
 
 
-def plan_rows(config: RunConfig, corpus) -> list[Row]:
-    """The rows to run: the paper's table, an ablation table, or the single configured row."""
+def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]:
+    """The rows to run: the paper's table, an ablation table, or the single configured row.
+
+    notes: receives why a row of the paper's table was left out.
+    """
     binary_corpus = corpus.is_two_class
+    notes = [] if notes is None else notes
     if config.paper_table:
         rows = []
-        for name, model, group, two_class in PAPER_TABLE:
-            spec = MODELS[model]
-            binary = binary_corpus or spec.two_class_only or bool(two_class)
-            if two_class and binary_corpus and spec.uses_features:
-                continue  # the same as the corpus' own row
-            rows.append(Row(name, spec, _resolve(group) if spec.uses_features else (), binary))
+        for paper in PAPER_TABLE:
+            spec = MODELS[paper.model]
+            if paper.wordnet and not wordnet_available():
+                notes.append(f"row {paper.name} left out: it needs WordNet 3.0 (python experiments/download.py wordnet)")
+                continue
+            binary = binary_corpus or spec.two_class_only or bool(paper.two_class)
+            row = Row(paper.name, spec, _resolve(paper.features) if spec.uses_features else (), binary, dict(paper.grid))
+            if not any((r.spec, r.feature_types, r.two_class, r.grid) == (row.spec, row.feature_types, row.two_class,
+                                                                          row.grid) for r in rows):
+                rows.append(row)
         return rows
     spec = _model(config.model)
     binary = config.two_class or binary_corpus or spec.two_class_only
@@ -115,6 +144,8 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
     """Fit one row, score it, and return its part of the record (the fitted model under `_predictor`)."""
     started = time.perf_counter()
     spec = row.spec
+    if row.two_class:
+        _check_two_class_labels(data.train, spec)
     y_train = labels_of(data.train, row.two_class)
     y_sel = labels_of(data.selection, row.two_class)
     y_eval = labels_of(data.evaluation, row.two_class)
@@ -134,7 +165,7 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
         X_train, X_sel, X_eval = data.train, data.selection, data.evaluation
     estimator = spec.build(seed=config.seed, jobs=jobs)
     if spec.tuning is not None:
-        grid = tuning_grid(spec, estimator, config.grids)
+        grid = tuning_grid(spec, estimator, {**config.grids, **row.grid})
         on_dev = spec.tuning.on == "dev" and X_sel is not None
         selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
                            cv_folds=config.cv_folds, seed=config.seed, jobs=jobs,
@@ -158,6 +189,13 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
         eval_pred = model.predict(X_eval)
     result["metrics"] = {"train": {"accuracy": float(np.mean(train_pred == y_train)), "pairs": len(y_train)},
                          data.eval_name: evaluate(y_eval, eval_pred, labels)}
+    scored = data.evaluation if data.evaluation is not None else data.train
+    result["predictions"] = {"split": data.eval_name, "ids": [p.id for p in scored],
+                             "gold": [str(g) for g in y_eval], "predicted": [str(x) for x in eval_pred]}
+    if config.explain:
+        result["_examples"] = explain_examples(model, featurizer, cols,
+                                               X_eval if data.evaluation is not None else None, y_eval, eval_pred,
+                                               scored)
     result["fitted"] = spec.describe(model)
     if config.top_features and hasattr(model, "class_weights"):
         result["top_features"] = top_features(model, featurizer, cols, config.top_features)
@@ -169,21 +207,20 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
     return result
 
 
+def _check_two_class_labels(pairs, spec) -> None:
+    """Two classes are entailment vs the rest of an NLI label set; other labels (yes/no, 1/0) must be
+    mapped first, or every pair would silently become not_entailment."""
+    labels = {p.label for p in pairs}
+    if not labels <= set(NLI3) | set(NLI2):
+        raise UsageError(f"{spec.title} is scored as entailment vs not_entailment, but the labels are "
+                         f"{', '.join(map(repr, sorted(labels)))}: map them, e.g. --label-map "
+                         f"{sorted(labels)[-1]}=entailment,{sorted(labels)[0]}=not_entailment")
+
+
 def tuning_grid(spec, estimator, given: dict) -> dict:
     """The spec's grid, with the run's candidates (`--C`, `--wordnet`) for parameters the model has."""
     params = estimator.get_params()
     return {**spec.tuning.grid, **{name: values for name, values in given.items() if name in params}}
-
-
-def top_features(model, featurizer: PairFeaturizer, cols: np.ndarray | None, k: int) -> dict:
-    """Per class, the k highest-weighted columns as (readable name, weight)."""
-    weights = model.class_weights()
-    out = {}
-    for label, row in zip(model.classes_, weights):
-        best = np.argsort(-row, kind="stable")[:k]
-        out[str(label)] = [[featurizer.feature_name(int(cols[i] if cols is not None else i)), float(row[i])]
-                           for i in best]
-    return out
 
 
 def run(config: RunConfig, log=None) -> dict:
@@ -191,7 +228,8 @@ def run(config: RunConfig, log=None) -> dict:
     log = log or (lambda message: print(message, file=sys.stderr) if config.progress else None)
     timings: dict = {}
     corpus = config.corpus()
-    rows = plan_rows(config, corpus)
+    notes: list[str] = []
+    rows = plan_rows(config, corpus, notes)
     started = time.perf_counter()
     lemmas = any(r.spec.needs_lemmas for r in rows) or any(
         getattr(features.FEATURE_TYPES[t], "needs_lemmas", False) for r in rows for t in r.feature_types)
@@ -222,6 +260,10 @@ def run(config: RunConfig, log=None) -> dict:
             results = [run_row(rows[0], data, matrices, featurizer, config, jobs)]
     timings["fit_and_evaluate"] = time.perf_counter() - started
     predictors = {r["name"]: r.pop("_predictor") for r in results}
+    examples = {r["name"]: r.pop("_examples") for r in results if "_examples" in r}
+    if len(results) > 1:
+        compare_with_full_set(rows, results)
+    reference = majority_reference(rows, data, config)
     record = {
         "suite_version": __version__,
         "command": sys.argv,
@@ -233,6 +275,8 @@ def run(config: RunConfig, log=None) -> dict:
                      "n_columns": featurizer.n_features_out_ if featurizer else 0,
                      "bleu_signature": bleu_signature(config) if "bleu" in matrix_types else None},
         "rows": results,
+        "notes": notes,
+        "reference": reference,
         "timings": timings,
         "peak_rss_bytes": peak_rss_bytes(),
         "versions": versions(),
@@ -240,7 +284,44 @@ def run(config: RunConfig, log=None) -> dict:
     if len(results) == 1:
         record["metrics"] = results[0]["metrics"]
     record["_predictors"] = predictors
+    record["_examples"] = examples
     return record
+
+
+def compare_with_full_set(rows: list[Row], results: list[dict]) -> None:
+    """Give each row of a table its accuracy difference from the full feature set and McNemar's p
+    on the pairs where the two disagree (`delta`, `mcnemar_p`, `vs`). The full set is the row of the
+    same label granularity that reads the most feature types (the paper table's lexicalized or
+    two-class LR row, an ablation table's first row)."""
+    for row, result in zip(rows, results):
+        same = [(r, res) for r, res in zip(rows, results) if r.two_class == row.two_class]
+        with_features = [(r, res) for r, res in same if r.spec.uses_features]
+        full, full_result = max(with_features or same, key=lambda item: len(item[0].feature_types))
+        if full is row:
+            continue
+        test = compare_predictions(result["predictions"], full_result["predictions"])
+        result.update(delta=test["delta"], mcnemar_p=test["mcnemar_p"], vs=full.name)
+
+
+def majority_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict:
+    """Accuracy of always predicting the most frequent training label, for each label granularity
+    of the rows (scored like the rows: on the evaluation split, or out of fold), so that every
+    report can be read against it."""
+    out = {}
+    for binary in sorted({r.two_class for r in rows}):
+        if any(r.spec.name == "majority" and r.two_class == binary for r in rows):
+            continue  # the table has the row itself
+        y_train = labels_of(data.train, binary)
+        if data.evaluation is not None:
+            majority = MajorityClassifier().fit(y_train, y_train)
+            accuracy = float(np.mean(majority.predict(data.evaluation) == labels_of(data.evaluation, binary)))
+        else:
+            folds = stratified_folds(y_train, config.cv_folds, config.seed) or [(np.arange(len(y_train)),) * 2]
+            accuracy = float(np.mean(out_of_fold_predictions(MajorityClassifier(), y_train, y_train, folds)
+                                     == y_train))
+        out[f"{2 if binary else len(set(y_train))}-class"] = {
+            "accuracy": accuracy, "label": str(MajorityClassifier().fit(y_train, y_train).majority_)}
+    return {"majority": out} if out else {}
 
 
 def bleu_signature(config: RunConfig) -> str:
@@ -253,5 +334,5 @@ def bleu_signature(config: RunConfig) -> str:
 
 
 def _progress(items, desc: str, enabled: bool):
-    from tqdm.auto import tqdm
+    from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
     return tqdm(items, desc=desc, disable=not enabled, leave=False)

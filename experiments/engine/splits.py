@@ -41,20 +41,31 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
     """
     data_dir = resolve_data_dir(config.data_dir)
     loaded, files, counts = {}, {}, {}
+    if "train" not in corpus.splits:
+        raise UsageError(f"{corpus.name} has no training split to learn from (splits: {', '.join(corpus.splits)})"
+                         + ("; give --train-file" if corpus.name == "custom" else ""))
 
     def load(split):
         if split not in loaded:
             data = corpus.load(split, data_dir, config.on_bad_row)
+            if config.label_map:
+                data.pairs = [p if p.label is None else p.with_label(config.label_map.get(p.label, p.label))
+                              for p in data.pairs]
             loaded[split] = data
             files[split] = [{"path": str(p), "sha256": sha256_file(p)} for p in data.paths]
             counts[split] = {"rows": data.rows, "pairs": len(data.pairs), "skipped": dict(data.skipped)}
+            if data.notes:
+                counts[split]["notes"] = list(data.notes)
         return loaded[split]
 
     train = load("train")
     if not train.pairs:
         raise UsageError(f"the training split of {corpus.name} has no pairs")
+    _require_labels(train, "training", "learn from")
     dev_name = corpus.dev_split if corpus.dev_split and corpus.locate_or_generated(corpus.dev_split, data_dir) else None
     selection = load(dev_name).pairs if dev_name else None
+    if dev_name:
+        _require_labels(loaded[dev_name], "dev", "choose settings and score on")
     if config.eval_split == "dev":
         eval_name = dev_name or f"cv{config.cv_folds}(train)"
         evaluation = selection
@@ -71,6 +82,16 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
                 f"the {split} split of {corpus.name} is unlabeled: its gold labels are held by the benchmark. "
                 f"Evaluate on dev, and write test predictions for the benchmark's server instead: "
                 f"--predict test --glue-out DIR (or --superglue-out DIR)")
+    seen = {p.label for p in train.pairs}
+    for name, data in loaded.items():
+        unseen = sorted({p.label for p in data.pairs if p.label is not None} - seen)
+        if name != "train" and unseen:
+            where = f"the {name} split ({data.paths[0]})" if data.paths else f"the {name} split"
+            message = (f"{where} has label(s) {', '.join(map(repr, unseen))} that never occur in training, so every "
+                       f"such pair would be scored wrong")
+            if not config.allow_unseen_labels:
+                raise UsageError(message + "; map labels with --label-map, or pass --allow-unseen-labels")
+            counts[name].setdefault("notes", []).append(message)
     sub = {"requested": config.train_size, "available": len(train.pairs), "used": len(train.pairs)}
     pairs = train.pairs
     if config.train_size is not None:
@@ -99,3 +120,15 @@ def labels_of(pairs, binary: bool) -> np.ndarray | None:
     if pairs is None:
         return None
     return np.array([two_class(p.label) if binary else p.label for p in pairs], dtype=object)
+
+
+def _require_labels(data, what: str, purpose: str) -> None:
+    """A split the run learns from or chooses on must be labeled; say which file and which column."""
+    unlabeled = sum(p.label is None for p in data.pairs)
+    if not unlabeled:
+        return
+    where = f" ({data.paths[0]})" if data.paths else ""
+    detail = f"{unlabeled} of its {len(data.pairs)} pairs have no label"
+    if data.columns:
+        detail += f"; its columns are {', '.join(data.columns)} (the label column is set by --label-column)"
+    raise UsageError(f"the {what} split{where} needs gold labels to {purpose}: {detail}")

@@ -14,6 +14,14 @@ def _chosen(row: dict) -> str:
     return text + (" (edge)" if selection.get("at_edge") else "")
 
 
+def _versus(row: dict) -> str:
+    """`-1.2 (p=0.04)`: the accuracy difference from the full feature set and McNemar's p."""
+    if "delta" not in row:
+        return "(full set)" if row.get("features") else ""
+    p = row["mcnemar_p"]
+    return f"{100 * row['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
+
+
 def _table(lines: list[list[str]]) -> list[str]:
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     out = []
@@ -29,18 +37,25 @@ def summary_table(record: dict) -> str:
     """One line per row: train and eval accuracy, macro-F1, chosen settings, seconds, the published figure."""
     eval_name = record["data"]["eval_split"]
     dataset = record["data"]["dataset"]
-    head = ["row", "classes", "train acc", f"{eval_name} acc", "macro-F1", "chosen", "seconds", "published (test)"]
+    compared = any("delta" in row for row in record["rows"])
+    head = ["row", "classes", "train acc", f"{eval_name} acc", "macro-F1"] + (["vs full set"] if compared else [])
+    head += ["chosen", "seconds", "published (test)"]
     lines, sources = [head], {}
     for row in record["rows"]:
         m = row["metrics"]
-        figure = published(dataset, row["model"], row["features"], len(row["labels"]))
+        figure = published(dataset, row["model"], row["features"], len(row["labels"]),
+                           wordnet=bool(row.get("fitted", {}).get("wordnet")))
         cell = ""
         if figure is not None:
             sources[figure.source.key] = figure.source.text
             cell = f"{figure.value:.1f} [{figure.source.key}]"
+        versus = [_versus(row)] if compared else []
         lines.append([row["name"], str(len(row["labels"])), _pct(m["train"]["accuracy"]),
-                      _pct(m[eval_name]["accuracy"]), _pct(m[eval_name]["macro_f1"]), _chosen(row),
+                      _pct(m[eval_name]["accuracy"]), _pct(m[eval_name]["macro_f1"]), *versus, _chosen(row),
                       f"{row['seconds']:.1f}", cell])
+    for classes, ref in record.get("reference", {}).get("majority", {}).items():
+        lines.append([f"majority ({ref['label']}, reference)", classes.split("-")[0], "", _pct(ref["accuracy"]),
+                      "", *([""] if compared else []), "", "", ""])
     out = _table(lines)
     out += [f"  [{key}] {text}" for key, text in sources.items()]
     return "\n".join(out)
@@ -110,15 +125,32 @@ def skipped_rows(record: dict) -> str | None:
     return "skipped rows: " + "; ".join(parts) if parts else None
 
 
+def data_notes(record: dict) -> list[str]:
+    """What reading the data decided or found that a reader of the results must know: skipped rows,
+    detected columns, labels training never shows."""
+    notes = [skipped_rows(record)] if skipped_rows(record) else []
+    for counts in record["data"]["splits"].values():
+        notes += [f"note: {note}" for note in counts.get("notes", [])]
+    return notes + [f"note: {note}" for note in record.get("notes", [])]
+
+
 def format_report(record: dict) -> str:
     eval_name = record["data"]["eval_split"]
     t = record["timings"]
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in t.items() if isinstance(v, float))
     parts = [f"dataset {record['data']['dataset']}: train {record['data']['train_subsample']['used']} pairs, "
              f"evaluated on {eval_name}; features: {', '.join(record['features']['active']) or '-'}"]
-    if skipped_rows(record):
-        parts.append(skipped_rows(record))
+    parts += data_notes(record)
     parts += ["", summary_table(record), ""]
     parts += [detail(row, eval_name) + "\n" for row in record["rows"]]
     parts.append(f"stages: {stages}; peak RSS {record['peak_rss_bytes'] / 2 ** 20:.0f} MiB")
     return "\n".join(parts)
+
+
+ERROR_COLUMNS = ["id", "premise", "hypothesis", "gold", "predicted", "confidence", "top_features"]
+
+
+def error_rows(examples: dict) -> tuple[list[str], list[list]]:
+    """(header, rows) of the errors file: one row per scored pair (`experiments.engine.explanations`)."""
+    columns = [examples["ids" if name == "id" else name] for name in ERROR_COLUMNS]
+    return ERROR_COLUMNS, [list(row) for row in zip(*columns)]

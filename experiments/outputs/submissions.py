@@ -225,7 +225,7 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
                     log(f"skipping {task.filename}: {str(exc).splitlines()[0]}")
                     continue
                 raise
-            pairs = annotate(pairs, progress=progress, jobs=jobs, lemmas=predictor.needs_lemmas)
+            pairs = annotate(pairs, progress=progress, jobs=jobs, lemmas=getattr(predictor, "needs_lemmas", False))
             labels = [str(label) for label in predictor.predict(pairs)]
             if set(labels) - set(task.labels):
                 raise SubmissionError(f"{task.filename} takes labels {list(task.labels)}, but this model predicts "

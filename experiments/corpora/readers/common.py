@@ -44,6 +44,8 @@ class SplitData:
     pairs: list[Pair]
     rows: int = 0  # data rows seen in the file(s), header excluded
     skipped: Counter = field(default_factory=Counter)  # reason -> count
+    columns: list[str] = field(default_factory=list)  # the file's columns, where it has a header
+    notes: list[str] = field(default_factory=list)  # what the reader decided and the user should know
 
     @property
     def labeled(self) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import json
 import threading
 from pathlib import Path
 from typing import Iterator, NamedTuple
@@ -26,25 +27,64 @@ from .common import (
 UNTERMINATED_QUOTE = "unterminated quote"
 
 
+# Column names of common pair files, tried in order when the premise and hypothesis columns are not given.
+KNOWN_COLUMNS = (("premise", "hypothesis"), ("sentence1", "sentence2"), ("sentence_A", "sentence_B"),
+                 ("text", "hypothesis"))
+
+
 def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error", *,
-                premise: str = "premise", hypothesis: str = "hypothesis", label: str = "label",
+                premise: str | None = None, hypothesis: str | None = None, label: str = "label",
                 id_column: str | None = None, labels: tuple[str, ...] | None = None) -> SplitData:
     """Read `path` by its suffix (.tsv unquoted, .csv quoted, .jsonl).
 
+    premise, hypothesis: column names; None finds them among `KNOWN_COLUMNS` (premise/hypothesis,
+        sentence1/sentence2, ...) and notes which were used.
     A file without the label column is unlabeled (a test split); so is a row whose label cell is
     empty. `labels`, when given, is the closed label set; other values are bad rows. In JSONL,
     integers are taken as text (labels 0/1, numeric ids); other non-strings are bad rows.
     """
-    bad = BadRows(path, on_bad_row)
     suffix = path.suffix.lower()
+    if suffix not in (".jsonl", ".tsv", ".csv"):
+        raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use .tsv, .csv or .jsonl")
+    columns = _columns(path, suffix)
+    notes = []
+    if premise is None or hypothesis is None:
+        found = next(((p, h) for p, h in KNOWN_COLUMNS
+                      if (premise in (None, p)) and (hypothesis in (None, h)) and p in columns and h in columns), None)
+        if found is None:
+            raise DataFormatError(path, 1, f"no premise and hypothesis columns found among {', '.join(columns) or '-'}"
+                                  f" (looked for {', '.join('/'.join(c) for c in KNOWN_COLUMNS)}); name them with "
+                                  "--premise-column and --hypothesis-column")
+        premise, hypothesis = found
+        notes.append(f"{path.name}: premise column {premise!r}, hypothesis column {hypothesis!r} (detected)")
+    data = _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels)
+    data.columns, data.notes = columns, notes
+    return data
+
+
+def _columns(path: Path, suffix: str) -> list[str]:
+    """The header's column names (TSV, CSV) or the first object's keys (JSONL); [] for an empty file."""
+    for _, text, problem in decoded_lines(path):
+        if problem or is_blank(text):
+            continue
+        if suffix == ".jsonl":
+            try:
+                first = json.loads(text)
+            except (ValueError, RecursionError):
+                return []
+            return list(first) if isinstance(first, dict) else []
+        return next(csv.reader([text]), []) if suffix == ".csv" else text.split("\t")
+    return []
+
+
+def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels) -> SplitData:
+    bad = BadRows(path, on_bad_row)
     if suffix == ".jsonl":
         rows = iter_jsonl(path, bad)
     elif suffix == ".tsv":
         rows = iter_tsv(path, bad, (premise, hypothesis))
-    elif suffix == ".csv":
-        rows = _iter_csv(path, bad, (premise, hypothesis))
     else:
-        raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use .tsv, .csv or .jsonl")
+        rows = _iter_csv(path, bad, (premise, hypothesis))
     pairs = []
     for number, row in rows:
         if premise not in row or hypothesis not in row:
@@ -203,3 +243,19 @@ def _csv_field_limit(limit: int):
             yield
         finally:
             csv.field_size_limit(previous)
+
+
+def load_pairs(path: str | Path, *, premise: str | None = None, hypothesis: str | None = None,
+               label: str = "label", id: str | None = None, on_bad_row: str = "error") -> list[Pair]:
+    """The pairs of a .tsv, .csv or .jsonl file, for use from Python (then `features.annotate` them).
+
+    premise, hypothesis: column names (default: found among premise/hypothesis, sentence1/sentence2,
+        sentence_A/sentence_B); label: the label column (rows without one are unlabeled);
+        id: a column of ids (default: the line number). Malformed rows raise DataFormatError
+        naming the file and line, or are skipped with on_bad_row="skip".
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such file")
+    return read_custom(path, path.stem, "pairs", on_bad_row, premise=premise, hypothesis=hypothesis, label=label,
+                       id_column=id).pairs

@@ -1,0 +1,57 @@
+"""Why a model says what it says: its strongest features per class, and per pair the features that
+pushed it to its prediction (for error analysis), as readable names with their weights."""
+from __future__ import annotations
+
+import numpy as np
+
+
+def top_features(model, featurizer, cols: np.ndarray | None, k: int) -> dict:
+    """Per class, the k highest-weighted columns as (readable name, weight)."""
+    weights = model.class_weights()
+    out = {}
+    for label, row in zip(model.classes_, weights):
+        best = np.argsort(-row, kind="stable")[:k]
+        out[str(label)] = [[featurizer.feature_name(int(cols[i] if cols is not None else i)), float(row[i])]
+                           for i in best]
+    return out
+
+
+def explain_examples(model, featurizer, cols: np.ndarray | None, X, gold, predicted, pairs, k: int = 3) -> dict:
+    """Per scored pair: id, texts, gold and predicted label, the model's confidence (the probability
+    of its prediction, where it has probabilities) and the k features that pushed it most toward
+    its prediction (`hyp_ngrams:not (+1.21); ...`), or the model's own account (`explain`).
+
+    X: the scored inputs, or None when the predictions are out of fold (a model fitted on all of
+    train would explain pairs it was trained on, so confidence and features stay empty).
+    """
+    n = len(pairs)
+    confidence, reasons = [None] * n, [""] * n
+    if X is not None and hasattr(model, "predict_proba"):
+        proba = model.predict_proba(X)
+        column = {c: i for i, c in enumerate(model.classes_)}
+        confidence = [float(proba[i, column[label]]) for i, label in enumerate(predicted)]
+    if X is not None and hasattr(model, "explain"):
+        reasons = list(model.explain(X))
+    elif X is not None and hasattr(model, "class_weights") and featurizer is not None:
+        reasons = _pushing_features(model, featurizer, cols, X, predicted, k)
+    return {"ids": [p.id for p in pairs], "premise": [p.premise for p in pairs],
+            "hypothesis": [p.hypothesis for p in pairs], "gold": [str(g) for g in gold],
+            "predicted": [str(x) for x in predicted], "confidence": confidence, "top_features": reasons}
+
+
+def _pushing_features(model, featurizer, cols, X, predicted, k: int) -> list[str]:
+    # A softmax prediction moves with a feature's weight for the class relative to the other
+    # classes: centre each column's weights across classes before multiplying by the value.
+    weights = model.class_weights()
+    centred = weights - weights.mean(axis=0, keepdims=True)
+    column = {c: i for i, c in enumerate(model.classes_)}
+    X = X.tocsr()
+    out = []
+    for i, label in enumerate(predicted):
+        start, stop = X.indptr[i], X.indptr[i + 1]
+        idx, values = X.indices[start:stop], X.data[start:stop]
+        contribution = values * centred[column[label], idx]
+        best = np.argsort(-contribution, kind="stable")[:k]
+        out.append("; ".join(f"{featurizer.feature_name(int(cols[idx[j]] if cols is not None else idx[j]))} "
+                             f"({contribution[j]:+.2f})" for j in best if contribution[j] > 0))
+    return out

@@ -1,0 +1,56 @@
+"""Is one system really better than another on the same pairs? McNemar's exact test on the pairs
+where they disagree, and a paired bootstrap interval of the accuracy difference."""
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import binomtest
+
+
+def mcnemar(a_correct, b_correct) -> dict:
+    """McNemar's exact test: under "equally good", the pairs only one system gets right are a fair
+    coin. Returns the counts (`a_only`: A right and B wrong; `b_only`: the reverse) and the
+    two-sided p-value (1.0 when they never disagree)."""
+    a_correct, b_correct = np.asarray(a_correct, dtype=bool), np.asarray(b_correct, dtype=bool)
+    if a_correct.shape != b_correct.shape:
+        raise ValueError(f"the two systems were scored on different numbers of pairs ({len(a_correct)} and "
+                         f"{len(b_correct)})")
+    a_only = int(np.sum(a_correct & ~b_correct))
+    b_only = int(np.sum(~a_correct & b_correct))
+    p = binomtest(min(a_only, b_only), a_only + b_only, 0.5).pvalue if a_only + b_only else 1.0
+    return {"a_only": a_only, "b_only": b_only, "p": float(min(1.0, p))}
+
+
+def paired_bootstrap(a_correct, b_correct, resamples: int = 10_000, seed: int = 0, level: float = 0.95) -> dict:
+    """The accuracy difference A - B and its percentile interval over resamples of the pairs (the
+    same resampled pairs for both systems)."""
+    a_correct = np.asarray(a_correct, dtype=np.float64)
+    b_correct = np.asarray(b_correct, dtype=np.float64)
+    diff = a_correct - b_correct
+    rng = np.random.default_rng(seed)
+    means = np.empty(resamples)
+    for start in range(0, resamples, 1000):  # in blocks: bounded memory on large test sets
+        size = min(1000, resamples - start)
+        means[start:start + size] = diff[rng.integers(0, len(diff), (size, len(diff)))].mean(axis=1)
+    tail = (1 - level) / 2 * 100
+    low, high = np.percentile(means, [tail, 100 - tail])
+    return {"delta": float(diff.mean()), "interval": [float(low), float(high)], "level": level,
+            "resamples": resamples, "seed": seed}
+
+
+def compare_predictions(a: dict, b: dict) -> dict:
+    """Two runs' per-example predictions ({"ids", "gold", "predicted"}) on the same pairs: both
+    accuracies, the difference, McNemar's p and the paired bootstrap interval."""
+    if a["ids"] != b["ids"]:
+        shared = len(set(a["ids"]) & set(b["ids"]))
+        raise ValueError(f"the two runs were scored on different pairs ({len(a['ids'])} and {len(b['ids'])} "
+                         f"pairs, {shared} shared ids, or in another order): compare runs on the same split")
+    if a["gold"] != b["gold"]:
+        raise ValueError("the two runs give different gold labels to the same pairs (e.g. 2-class against "
+                         "3-class): compare runs with the same labels")
+    gold = np.asarray(a["gold"], dtype=object)
+    a_correct = np.asarray(a["predicted"], dtype=object) == gold
+    b_correct = np.asarray(b["predicted"], dtype=object) == gold
+    test = mcnemar(a_correct, b_correct)
+    return {"pairs": len(gold), "accuracy_a": float(a_correct.mean()), "accuracy_b": float(b_correct.mean()),
+            "delta": float(a_correct.mean() - b_correct.mean()), "mcnemar": test, "mcnemar_p": test["p"],
+            "bootstrap": paired_bootstrap(a_correct, b_correct)}

@@ -1,0 +1,21 @@
+"""docs/lab.ipynb runs end to end, so the tutorial cannot rot (on SICK with NLI_DATA_DIR, else demo)."""
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import REPO
+
+nbclient = pytest.importorskip("nbclient", reason="the test extra (nbclient, ipykernel) is not installed")
+nbformat = pytest.importorskip("nbformat")
+
+
+def test_the_lab_notebook_runs(tmp_path):
+    notebook = nbformat.read(REPO / "docs" / "lab.ipynb", as_version=4)
+    client = nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
+                                     resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()  # a cell that raises fails the test with the cell's traceback
+    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
+    text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+    assert "lexicalized" in text and "McNemar p" in text and "pairs wrong" in text
+    assert sum("image/png" in o.get("data", {}) for o in outputs) >= 3  # plots, weights, curve
+    assert all(o.get("output_type") != "error" for o in outputs)
