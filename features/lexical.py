@@ -42,6 +42,7 @@ RELATIONS = ("same", "synonym", "hypernym", "hyponym", "antonym", "cohyponym", "
 STRENGTH = {relation: len(RELATIONS) - 1 - i for i, relation in enumerate(RELATIONS)}  # unrelated 0 .. same 6
 COARSE_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
 POS_CODES = ("n", "v", "a", "r")  # a coarse POS's number in packed keys
+_POS_NUMBER = {prefix: POS_CODES.index(pos) for prefix, pos in COARSE_POS.items()}
 # The hypernym depth of `substitutable`: EOP's WordnetLexicalResource chains SYNONYM and HYPERNYM
 # up to length 3 for its lemma + WordNet edit distance.
 SUBSTITUTION_DEPTH = 3
@@ -296,38 +297,42 @@ def _shared_relations() -> WordNetRelations:
     return _SHARED[0]
 
 
-def free_substitutions(pairs: Sequence, premises: list[list[str]], hypotheses: list[list[str]], stop_tags,
-                       relations: WordNetRelations | None = None) -> list[list[str]]:
-    """EOP's lemma + WordNet edit distance as token rewriting: each kept premise token that
-    matches no hypothesis token and may be replaced for free (`substitutable`: same coarse POS,
-    synonym or hypernym within 3 steps, on lemmas) by a hypothesis token becomes that token, so
-    the Levenshtein distance counts the substitution as a match.
+def free_cells(pairs: Sequence, stop_tags, relations: WordNetRelations | None = None) -> list[list[tuple[int, int]]]:
+    """EOP's lemma + WordNet edit distance: per pair, the (premise position, hypothesis position)
+    cells, counted among the tokens kept after removing words tagged `stop_tags`, where the
+    premise lemma may be replaced by the hypothesis lemma for free (`substitutable`: same coarse
+    POS, synonym or hypernym within 3 steps). The edit distance treats them as matches, so an
+    alignment may use any of them (`models.edit_distance`).
 
-    premises, hypotheses: per pair, the tokens kept after removing words tagged `stop_tags` (as
-    `models.edit_distance.content_tokens` keeps them, words or lemmas); the lemmas and tags of
-    the same positions are read from `pairs`, which need lemmas. Among several candidates the
-    first hypothesis token wins; EOP's aligner could pair a premise word with any of them.
     relations: default, one WordNetRelations (WordNet where NLTK finds it) shared by every call.
     """
     relations = relations or _shared_relations()
-    out = []
-    for pair, premise, hypothesis in zip(pairs, premises, hypotheses):
+    sides = {"p": ([], [], []), "h": ([], [], [])}  # lemmas, POS numbers, lengths
+    for pair in pairs:
         if pair.premise_lemmas is None or pair.hypothesis_lemmas is None:
             raise ValueError(f"pair {pair.id!r} has no lemmas; annotate it with features.annotate(pairs, lemmas=True)")
-        p_kept = [(lemma, coarse_pos(tag)) for lemma, tag in zip(pair.premise_lemmas, pair.premise_tags)
-                  if tag not in stop_tags]
-        h_kept = [(lemma, coarse_pos(tag)) for lemma, tag in zip(pair.hypothesis_lemmas, pair.hypothesis_tags)
-                  if tag not in stop_tags]
-        if len(p_kept) != len(premise) or len(h_kept) != len(hypothesis):
-            raise ValueError(f"pair {pair.id!r}: the kept tokens do not align with its tags and stop list")
-        present = set(hypothesis)
-        rewritten = list(premise)
-        for i, (token, (lemma, pos)) in enumerate(zip(premise, p_kept)):
-            if pos is None or token in present:
-                continue
-            for other, (h_lemma, h_pos) in zip(hypothesis, h_kept):
-                if h_pos == pos and relations.substitutable(lemma, h_lemma, pos):
-                    rewritten[i] = other
-                    break
-        out.append(rewritten)
+        for key, lemmas, tags in (("p", pair.premise_lemmas, pair.premise_tags),
+                                  ("h", pair.hypothesis_lemmas, pair.hypothesis_tags)):
+            kept = [(lemma, _POS_NUMBER.get(tag[:2], -1)) for lemma, tag in zip(lemmas, tags) if tag not in stop_tags]
+            sides[key][0].extend(lemma for lemma, _ in kept)
+            sides[key][1].extend(pos for _, pos in kept)
+            sides[key][2].append(len(kept))
+    (p_lemmas, p_pos, p_len), (h_lemmas, h_pos, h_len) = sides["p"], sides["h"]
+    p_ids, h_ids = relations.lemma_ids(p_lemmas), relations.lemma_ids(h_lemmas)
+    p_pos, h_pos = np.array(p_pos, dtype=np.int64), np.array(h_pos, dtype=np.int64)
+    p_len, h_len = np.array(p_len, dtype=np.int64), np.array(h_len, dtype=np.int64)
+    # Every (kept premise token, kept hypothesis token) cell of every pair, premise-major.
+    p_off, h_off = np.cumsum(p_len) - p_len, np.cumsum(h_len) - h_len
+    owner = np.repeat(np.arange(len(p_len)), p_len)
+    reps = h_len[owner]
+    pi = np.repeat(np.arange(len(owner)), reps)
+    pair = owner[pi]
+    j = np.arange(len(pi)) - np.repeat(np.cumsum(reps) - reps, reps)
+    hj = h_off[pair] + j
+    candidate = (p_pos[pi] >= 0) & (p_pos[pi] == h_pos[hj]) & (p_ids[pi] != h_ids[hj])
+    free = np.flatnonzero(candidate)[relations.codes(p_ids[pi][candidate], h_ids[hj][candidate],
+                                                     p_pos[pi][candidate], substitutable=True)]
+    out: list[list[tuple[int, int]]] = [[] for _ in range(len(p_len))]
+    for k, i, jj in zip(pair[free].tolist(), (pi[free] - p_off[pair[free]]).tolist(), j[free].tolist()):
+        out[k].append((i, jj))
     return out

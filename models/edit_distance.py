@@ -76,6 +76,73 @@ def normalized_distances(premises, hypotheses, delete: float, insert: float, sub
     return np.divide(raw, norm, out=np.zeros(len(raw)), where=norm > 0)
 
 
+class Alignments:
+    """Token sequences whose alignment counts some substitutions as matches (WordNet's synonyms and
+    hypernyms): the match matrices do not depend on the weights, so they are built once and the
+    weighted distances are computed for any weights by `distances`."""
+
+    def __init__(self, premises, hypotheses, free, chunk: int = 4096):
+        self.t_len = np.fromiter(map(len, premises), dtype=np.int64, count=len(premises))
+        self.h_len = np.fromiter(map(len, hypotheses), dtype=np.int64, count=len(hypotheses))
+        vocabulary: dict[str, int] = {}
+        self.chunks = []  # (start, stop, matches: bool (pairs, longest premise, longest hypothesis))
+        for start in range(0, len(premises), chunk):
+            stop = min(start + chunk, len(premises))
+            matches = np.zeros((stop - start, int(self.t_len[start:stop].max(initial=0)),
+                                int(self.h_len[start:stop].max(initial=0))), dtype=bool)
+            for k in range(start, stop):
+                t_ids = np.fromiter((vocabulary.setdefault(w, len(vocabulary)) for w in premises[k]), dtype=np.int64)
+                h_ids = np.fromiter((vocabulary.setdefault(w, len(vocabulary)) for w in hypotheses[k]), dtype=np.int64)
+                matches[k - start, :len(t_ids), :len(h_ids)] = t_ids[:, None] == h_ids[None, :]
+                for i, j in free[k]:
+                    matches[k - start, i, j] = True
+            self.chunks.append((start, stop, matches))
+
+    def __len__(self) -> int:
+        return len(self.t_len)
+
+    def distances(self, delete: float, insert: float, substitute: float) -> np.ndarray:
+        """Weighted edit distances T -> H normalized like `normalized_distances`.
+
+        The dynamic programme runs for many pairs at once, one premise position at a time: a row
+        D[i][j] = min(D[i-1][j-1] + cost, D[i-1][j] + delete, D[i][j-1] + insert) is, after its
+        first two terms, a prefix minimum: D[i][j] = min over k <= j of (R[k] + (j - k) * insert).
+        """
+        raw = np.zeros(len(self))
+        for start, stop, matches in self.chunks:
+            t_len, h_len = self.t_len[start:stop], self.h_len[start:stop]
+            steps = np.arange(matches.shape[2] + 1) * insert
+            row = np.tile(steps, (stop - start, 1))  # D[0][j] = j inserts
+            out = np.where(t_len == 0, steps[h_len], 0.0)
+            for i in range(1, matches.shape[1] + 1):
+                cost = np.where(matches[:, i - 1, :], 0.0, substitute)
+                through = np.minimum(row[:, :-1] + cost, row[:, 1:] + delete)
+                row = np.minimum.accumulate(np.column_stack([row[:, 0] + delete, through]) - steps, axis=1) + steps
+                ends = t_len == i
+                out[ends] = row[ends, h_len[ends]]
+            raw[start:stop] = out
+        norm = delete * self.t_len + insert * self.h_len
+        return np.divide(raw, norm, out=np.zeros(len(raw)), where=norm > 0)
+
+    def take(self, idx) -> "Alignments":
+        """The alignments of pairs `idx` (a tuning sample)."""
+        out = object.__new__(Alignments)
+        out.t_len, out.h_len = self.t_len[idx], self.h_len[idx]
+        whole = np.zeros((len(idx), int(out.t_len.max(initial=0)), int(out.h_len.max(initial=0))), dtype=bool)
+        for n, k in enumerate(idx):
+            start, _, matches = next(c for c in self.chunks if c[0] <= k < c[1])
+            whole[n, :out.t_len[n], :out.h_len[n]] = matches[k - start, :out.t_len[n], :out.h_len[n]]
+        out.chunks = [(0, len(idx), whole)]
+        return out
+
+
+def exact_distances(premises, hypotheses, free, delete: float, insert: float, substitute: float,
+                    chunk: int = 4096) -> np.ndarray:
+    """Like `normalized_distances`, where `free` (per pair, the (premise, hypothesis) positions that
+    may be substituted at no cost) also count as matches: the exact alignment (`Alignments`)."""
+    return Alignments(premises, hypotheses, free, chunk).distances(delete, insert, substitute)
+
+
 def best_threshold(distances: np.ndarray, entails: np.ndarray) -> tuple[float, float]:
     """Sequential search: every training distance as threshold (entailment iff d <= t); the
     threshold with the best training accuracy (the smallest on ties) and that accuracy."""
@@ -100,6 +167,14 @@ def cv_threshold_accuracy(distances: np.ndarray, entails: np.ndarray, folds) -> 
         threshold, _ = best_threshold(distances[train], entails[train])
         correct += int(np.sum((distances[test] <= threshold) == entails[test]))
     return correct / len(distances)
+
+
+# A grid search fits the same fold's pairs once per weight scheme: their tokens (and WordNet
+# alignments) are kept for the most recent pair lists, up to _RECENT_PAIRS pairs in all (a
+# search over SICK cycles through ~80 lists of 900-3,600 pairs). Keys hold object ids, so each
+# entry also holds its pairs, which keeps the ids from being reused while the entry lives.
+_RECENT: dict = {}
+_RECENT_PAIRS = 300_000
 
 
 class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
@@ -147,15 +222,30 @@ class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
 
     def _tokens(self, pairs):
+        """(premises, hypotheses): kept tokens per pair; with WordNet, (Alignments, None): the
+        exact alignment with free substitutions, built once for every weight tried."""
         pairs = check_pairs(pairs)
+        key = (self.form, self.stop_list, bool(self.wordnet), tuple(map(id, pairs)))
+        cached = _RECENT.pop(key, None)
+        if cached is not None:
+            _RECENT[key] = cached  # most recently used last
+            return cached[1]
         sides = [content_tokens(p, STOP_LISTS[self.stop_list], self.form) for p in pairs]
         premises, hypotheses = [t for t, _ in sides], [h for _, h in sides]
         if self.wordnet:
-            from features.lexical import free_substitutions
-            premises = free_substitutions(pairs, premises, hypotheses, STOP_LISTS[self.stop_list])
-        return premises, hypotheses
+            from features.lexical import free_cells
+            result = Alignments(premises, hypotheses, free_cells(pairs, STOP_LISTS[self.stop_list])), None
+        else:
+            result = premises, hypotheses
+        # Kept with the pairs themselves, whose ids in the key therefore stay theirs.
+        _RECENT[key] = (pairs, result)
+        while sum(len(entry[0]) for entry in _RECENT.values()) > _RECENT_PAIRS and len(_RECENT) > 1:
+            _RECENT.pop(next(iter(_RECENT)))
+        return result
 
     def _distances(self, premises, hypotheses, weights) -> np.ndarray:
+        if isinstance(premises, Alignments):
+            return premises.distances(*weights)
         return normalized_distances(premises, hypotheses, *weights, workers=self.n_jobs)
 
     def fit(self, pairs, y):
@@ -187,10 +277,14 @@ class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
         sample = np.arange(len(entails))
         if len(sample) > self.tune_max_pairs:
             sample = np.sort(rng.choice(len(entails), self.tune_max_pairs, replace=False))
-        sp_, sh_, se = [premises[i] for i in sample], [hypotheses[i] for i in sample], entails[sample]
+        se = entails[sample]
+        if isinstance(premises, Alignments):
+            sp_, sh_ = (premises if len(sample) == len(entails) else premises.take(sample)), None
+        else:
+            sp_, sh_ = [premises[i] for i in sample], [hypotheses[i] for i in sample]
         counts = np.bincount(se.astype(int), minlength=2)
         k = max(2, min(self.cv_folds, int(counts.min())))
-        folds = list(StratifiedKFold(k, shuffle=True, random_state=self.random_state).split(sp_, se)) \
+        folds = list(StratifiedKFold(k, shuffle=True, random_state=self.random_state).split(np.zeros(len(se)), se)) \
             if counts.min() >= 2 else [(np.arange(len(se)), np.arange(len(se)))]
         grid = [tuple(fixed[i] if fixed[i] is not None else float(w[i]) for i in range(3)) for w in self.weight_grid]
         scores = {}

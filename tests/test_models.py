@@ -5,11 +5,21 @@ import pickle
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from models import EditDistanceClassifier, LogisticClassifier, MajorityClassifier, TrainingDataError
-from models.edit_distance import STOP_LISTS, best_threshold, content_tokens, cv_threshold_accuracy, normalized_distances
+from models.edit_distance import (
+    STOP_LISTS,
+    WEIGHT_GRID,
+    best_threshold,
+    content_tokens,
+    cv_threshold_accuracy,
+    exact_distances,
+    normalized_distances,
+)
 from tests.conftest import make_pair
 
 
@@ -136,3 +146,34 @@ def test_solver_auto_switches_to_saga_on_large_training_sets(monkeypatch):
     assert model.solver_ == "saga" and model.model_.tol == logistic.SOLVER_TOL["saga"]
     assert list(model.predict(X)) == y
     assert LogisticClassifier(solver="lbfgs").fit(X, y).solver_ == "lbfgs"  # an explicit solver is kept
+
+
+words = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=7)
+
+
+def python_distance(t, h, free, delete, insert, substitute):
+    """The textbook dynamic programme, free cells counting as matches."""
+    d = [[0.0] * (len(h) + 1) for _ in range(len(t) + 1)]
+    for i in range(1, len(t) + 1):
+        d[i][0] = d[i - 1][0] + delete
+    for j in range(1, len(h) + 1):
+        d[0][j] = d[0][j - 1] + insert
+    for i in range(1, len(t) + 1):
+        for j in range(1, len(h) + 1):
+            same = t[i - 1] == h[j - 1] or (i - 1, j - 1) in free
+            d[i][j] = min(d[i - 1][j - 1] + (0 if same else substitute), d[i - 1][j] + delete, d[i][j - 1] + insert)
+    norm = delete * len(t) + insert * len(h)
+    return d[-1][-1] / norm if norm else 0.0
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(words, words), min_size=1, max_size=6), st.sampled_from(WEIGHT_GRID), st.data())
+def test_exact_alignment_with_free_cells(rows, weights, data):
+    premises, hypotheses = [list(t) for t, _ in rows], [list(h) for _, h in rows]
+    none = [[] for _ in rows]
+    np.testing.assert_allclose(exact_distances(premises, hypotheses, none, *weights),
+                               normalized_distances(premises, hypotheses, *weights), atol=1e-9)
+    free = [data.draw(st.lists(st.tuples(st.integers(0, max(len(t) - 1, 0)), st.integers(0, max(len(h) - 1, 0))),
+                               max_size=4)) if t and h else [] for t, h in zip(premises, hypotheses)]
+    expected = [python_distance(t, h, set(f), *weights) for t, h, f in zip(premises, hypotheses, free)]
+    np.testing.assert_allclose(exact_distances(premises, hypotheses, free, *weights, chunk=2), expected, atol=1e-9)

@@ -11,7 +11,7 @@ import pytest
 from sklearn.base import clone
 
 from features import GROUPS, PAPER_TYPES, PairFeaturizer, resolve
-from features.lexical import RELATIONS, WordNetRelations, coarse_pos, free_substitutions
+from features.lexical import RELATIONS, WordNetRelations, coarse_pos, free_cells
 from features.pair import Pair
 from features.registry import FEATURE_TYPES
 from features.wordnet import WordNet
@@ -146,15 +146,16 @@ def test_an_explicit_reader(tiny):
     assert relations.relation("dog", "animal", "n") == "hypernym"
 
 
-def test_free_substitutions_rewrite_premise_tokens(relations):
+def test_free_cells_mark_wordnet_substitutions(relations):
     pair = lemma_pair("The men sat", "A person sat", "DT NNS VBD", "DT NN VBD", "the man sit", "a person sit")
     stop = {"DT"}
-    # men -> person is a free substitution (hypernym); the premise token becomes the hypothesis token.
-    assert free_substitutions([pair], [["men", "sat"]], [["person", "sat"]], stop, relations) == [["person", "sat"]]
+    # Kept tokens: men, sat / person, sat. men -> person is free (hypernym); sat = sat is a plain match.
+    assert free_cells([pair], stop, relations) == [[(0, 0)]]
     reverse = lemma_pair("A person sat", "The men sat", "DT NN VBD", "DT NNS VBD", "a person sit", "the man sit")
-    assert free_substitutions([reverse], [["person", "sat"]], [["men", "sat"]], stop, relations) == [["person", "sat"]]
-    with pytest.raises(ValueError, match="do not align"):
-        free_substitutions([pair], [["men"]], [["person", "sat"]], stop, relations)
+    assert free_cells([reverse], stop, relations) == [[]]  # person -> man is more specific: not free
+    with pytest.raises(ValueError, match="no lemmas"):
+        free_cells([pair.with_annotation((pair.premise_tokens, pair.premise_tags),
+                                         (pair.hypothesis_tokens, pair.hypothesis_tags))], stop, relations)
 
 
 # ------------------------------------------------------------------ the feature type
