@@ -494,3 +494,72 @@ def test_pascal_second_t_element(tmp_path):
     path = write(tmp_path / "rte3_dev.xml", '<entailment-corpus>\n<pair id="1" entailment="YES"><t>a</t>'
                  '<t>b</t><h>c</h></pair></entailment-corpus>')
     assert_bad_row(path, read_pascal, r"rte3_dev.xml:2: pair has more than one <t> element", "malformed pair")
+
+
+# ---------------------------------------------------------------- fast paths give the reference results
+
+
+def _reference_lines(data: bytes) -> list[tuple[int, str, str | None]]:
+    """decoded_lines as specified: the whole file split on LF, CR stripped, decoded line by line."""
+    raws = data.split(b"\n")
+    if len(raws) > 1 and not raws[-1]:
+        raws.pop()
+    out = []
+    for number, raw in enumerate(raws, start=1):
+        raw = raw[:-1] if raw.endswith(b"\r") else raw
+        try:
+            text, problem = raw.decode("utf-8"), None
+        except UnicodeDecodeError as exc:
+            text, problem = raw.decode("utf-8", errors="replace"), f"undecodable bytes (not UTF-8) at byte {exc.start}"
+        if number == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        out.append((number, text, problem))
+    return out
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"\n", b"a", b"a\n", b"\xef\xbb\xbfa\r\nb\r\n\r\nc", b"a\rb\r\n\xffx\ny\xc3\n\n", b"\r\n" * 5 + b"z\r",
+    "".join(f"line {i} \u00e9\r\n" if i % 3 else f"line {i}\n" for i in range(200)).encode() + b"bad \xc3(\nend",
+])
+def test_block_reading_equals_reading_line_by_line(tmp_path, monkeypatch, data):
+    import experiments.corpora.readers.common as common
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    for block in (7, 64, 1 << 23):  # blocks ending mid-line, mid-character, and the whole file
+        monkeypatch.setattr(common, "_BLOCK_BYTES", block)
+        assert list(common.decoded_lines(path)) == _reference_lines(data)
+
+
+def test_jsonl_through_orjson_equals_the_standard_library(tmp_path, monkeypatch):
+    import experiments.corpora.readers.common as common
+    rows = [jsonl_row(sentence1="a", sentence2="b", gold_label="neutral", pairID=123456789012345678901234567890),
+            jsonl_row(sentence1="é \u2028", sentence2="b", gold_label="entailment", pairID=7, genre="x"),
+            '{"sentence1": "a", "sentence2": "b", "gold_label": "neutral", "score": 1.5, "pairID": "f"}',
+            '{"sentence1": "a", "sentence2": "b", "gold_label": "neutral", "pairID": "d", "pairID": "dup"}',
+            '{"sentence1": "a", "sentence2": NaN, "gold_label": "neutral"}',
+            '{"sentence1": "a\\ud800", "sentence2": "b", "gold_label": "neutral"}',
+            '{"sentence1": "a", "sentence2": "b", "gold_label": "neutral", "x": 1e400}',
+            '{"sentence1": "a", "sentence2": "b", "gold_label": "-"}', "[1, 2]", "{not json", "null"]
+    path = write(tmp_path / "x.jsonl", "\n".join(rows))
+    fast = read_nli(path, "snli", "dev", on_bad_row="skip")
+    monkeypatch.setattr(common, "_orjson", None)
+    slow = read_nli(path, "snli", "dev", on_bad_row="skip")
+    assert [(p.id, p.premise, p.hypothesis, p.label, dict(p.meta)) for p in fast.pairs] == [
+        (p.id, p.premise, p.hypothesis, p.label, dict(p.meta)) for p in slow.pairs]
+    assert fast.pairs[0].id == "123456789012345678901234567890" and len(fast.pairs) == 5
+    assert (fast.rows, dict(fast.skipped)) == (slow.rows, dict(slow.skipped))
+
+
+def test_well_formed_rows_equal_the_checked_path(tmp_path, monkeypatch):
+    import experiments.corpora.readers.snli as snli
+    parse = "(ROOT (S (NP (DT A) (NN dog)) (VP (VBZ runs)) (. .)))"
+    rows = [jsonl_row(sentence1="A dog runs .", sentence2="A dog runs .", gold_label=g, pairID=i, genre=genre,
+                      sentence1_parse=parse, sentence2_parse=parse if i % 2 else "")
+            for i, (g, genre) in enumerate([("neutral", "fiction"), ("entailment", ""), ("contradiction", "x")])]
+    rows.append(jsonl_row(sentence1="a", sentence2="b", gold_label="neutral", captionID="c"))
+    path = write(tmp_path / "x.jsonl", "\n".join(rows))
+    fast = read_nli(path, "snli", "dev")
+    monkeypatch.setattr(snli, "_well_formed_pair", lambda *args: None)
+    checked = read_nli(path, "snli", "dev")
+    assert fast.pairs == checked.pairs and [p.meta for p in fast.pairs] == [p.meta for p in checked.pairs]
+    assert fast.pairs[1].premise_tags == ("DT", "NN", "VBZ", ".") and fast.pairs[3].id == "4"

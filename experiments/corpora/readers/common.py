@@ -5,10 +5,16 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any, Iterator
 
 from features.pair import Pair
+
+try:  # a compiled JSON parser, ~3x faster on NLI lines (pyproject.toml says why it is a dependency)
+    import orjson as _orjson
+except ImportError:  # pragma: no cover - the standard library gives the same values
+    _orjson = None
 
 ON_BAD_ROW_CHOICES = ("error", "skip")
 NO_GOLD = "no gold label"
@@ -23,6 +29,7 @@ MAX_SENTENCE_CHARS = 100_000
 _ASCII_SPACE = " \t\n\r\x0b\x0c"  # what bytes.strip() removes: a line of only these is blank
 # A JSON line can only produce a lone surrogate through an escape of one, so only such lines are searched.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_BLOCK_BYTES = 1 << 23  # files are read and decoded 8 MiB at a time
 
 
 class DataFormatError(ValueError):
@@ -89,23 +96,51 @@ def decoded_lines(path: Path) -> Iterator[tuple[int, str, str | None]]:
     a reader can still see its structure (e.g. which SICK split a row belongs to).
     CRLF, a byte-order mark and a missing final newline are fine.
     """
+    number = 0
     with open(path, "rb") as handle:
-        data = handle.read()
-    raws = data.split(b"\n")
-    if len(raws) > 1 and not raws[-1]:
-        raws.pop()  # the final newline ends the last line; it does not start another
-    for number, raw in enumerate(raws, start=1):
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        problem = None
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            text = raw.decode("utf-8", errors="replace")
-            problem = f"undecodable bytes (not UTF-8) at byte {exc.start}"
-        if number == 1 and text.startswith("\ufeff"):
-            text = text[1:]
-        yield number, text, problem
+        # Read in blocks of whole lines, decoded a block at a time (a newline byte is never part of
+        # a multi-byte UTF-8 character): the file's lines never all sit in memory at once, and
+        # only a block that fails to decode is decoded line by line.
+        carry = b""
+        while block := handle.read(_BLOCK_BYTES):
+            block = carry + block if carry else block
+            end = block.rfind(b"\n") + 1
+            carry = block[end:]
+            if end:
+                texts, problems = _decoded_block(block[:end], first=number == 0)
+                for text, problem in zip(texts, problems) if problems else zip(texts, repeat(None)):
+                    number += 1
+                    yield number, text, problem
+    if carry or number == 0:  # a last line without its newline, or the one empty line of an empty file
+        texts, problems = _decoded_block(carry + b"\n", first=number == 0)
+        yield number + 1, texts[0], problems[0] if problems else None
+
+
+def _decoded_block(block: bytes, first: bool) -> tuple[list[str], list[str | None] | None]:
+    """(texts, problems) of the lines of `block`, which ends with a newline; problems is None when
+    every line decodes. `first`: the block starts the file."""
+    problems = None
+    try:
+        texts = block.decode("utf-8").split("\n")
+        texts.pop()  # the empty text after the block's final newline
+        if b"\r\n" in block:
+            texts = [text[:-1] if text.endswith("\r") else text for text in texts]
+    except UnicodeDecodeError:
+        texts, problems = [], []
+        for raw in block.split(b"\n")[:-1]:
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+            problem = None
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                text = raw.decode("utf-8", errors="replace")
+                problem = f"undecodable bytes (not UTF-8) at byte {exc.start}"
+            texts.append(text)
+            problems.append(problem)
+    if first and texts[0].startswith("\ufeff"):
+        texts[0] = texts[0][1:]
+    return texts, problems
 
 
 def is_blank(text: str) -> bool:
@@ -115,7 +150,7 @@ def is_blank(text: str) -> bool:
 def iter_lines(path: Path, bad: BadRows) -> Iterator[tuple[int, str]]:
     """Yield (1-based line number, text) of non-empty lines; an undecodable line is a bad row."""
     for number, text, problem in decoded_lines(path):
-        if is_blank(text):
+        if (not text or text[0] in _ASCII_SPACE) and is_blank(text):  # most lines start with a non-space
             continue
         bad.rows += 1
         if problem:
@@ -152,6 +187,10 @@ def iter_tsv(path: Path, bad: BadRows, required: tuple[str, ...]) -> Iterator[tu
 def iter_jsonl(path: Path, bad: BadRows) -> Iterator[tuple[int, dict]]:
     """Yield (line, object) of a JSON-lines file; invalid JSON or a non-object is a bad row."""
     for number, line in iter_lines(path, bad):
+        obj = _parsed_exactly_by_orjson(line)
+        if obj is not None:
+            yield number, obj  # a JSON object, and no lone surrogate: orjson refuses them
+            continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -173,6 +212,25 @@ def iter_jsonl(path: Path, bad: BadRows) -> Iterator[tuple[int, dict]]:
                                 "not half of a pair): not text", "lone surrogate")
                 continue
         yield number, obj
+
+
+def _parsed_exactly_by_orjson(line: str) -> dict | None:
+    """The object of a JSON-object line, parsed ~3x faster by orjson, when that is exactly what
+    `json.loads` gives; else None, and the standard library decides (and words any error).
+
+    orjson refuses what it cannot represent as the standard library does (NaN, lone surrogates,
+    nesting past 1024 levels, out-of-range numbers) and reads integers beyond 64 bits as floats,
+    so a line whose top level holds a float is left to `json.loads` too.
+    """
+    if _orjson is None:
+        return None
+    try:
+        obj = _orjson.loads(line)
+    except ValueError:
+        return None
+    if type(obj) is not dict or float in map(type, obj.values()):
+        return None
+    return obj
 
 
 def _field_with_lone_surrogate(obj: dict) -> str | None:
