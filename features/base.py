@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .binning import bin_index, bin_names, fit_edges
 from .encoding import EncodedPairs, Encoder, check_pairs
-from .keymap import KeyIndex, factorize
+from .keymap import KeyIndex, indicator_columns, indicator_matrix, packed_indicator_columns, row_bits
 from .options import check_option
 
 
@@ -54,52 +54,43 @@ class FeatureType(TransformerMixin, BaseEstimator):
 class SparseIndicatorFeature(FeatureType):
     """Indicator features named by exact int64 keys; keys seen in training become columns."""
 
-    mostly_distinct_keys: ClassVar[bool] = False  # a hint for `keymap.factorize`
-
-    def _keys(self, batch: EncodedPairs) -> tuple[np.ndarray, np.ndarray]:
-        """(row, key) for every feature occurrence in the batch (duplicates allowed)."""
+    def _keys(self, batch: EncodedPairs) -> tuple[np.ndarray | list, np.ndarray | list]:
+        """(row, key) for every feature occurrence in the batch (duplicates allowed; keys >= 0),
+        as arrays or as lists of chunks (which spares a concatenated copy)."""
         raise NotImplementedError
+
+    def _packed_keys(self, batch: EncodedPairs, row_bits: int):
+        """Optional, for fitting: (chunks of compact key << row_bits | row, decode) where the type
+        can pack its keys more tightly than `_keys` (saving memory and a pass), decode mapping
+        compact keys to `_keys`' keys; None where it cannot."""
+        return None
 
     def _key_name(self, key: int) -> str:
         raise NotImplementedError
 
     def fit_transform(self, pairs, y=None):
         batch = self._batch(pairs, fit=True)
-        rows, keys = self._keys(batch)
-        cols, uniques = factorize(keys, self.mostly_distinct_keys)  # columns in key order
-        del keys
-        cols = cols.astype(np.int32)  # and let the int64 codes go before the matrix is built
-        self.keys_ = KeyIndex(uniques)
-        matrix = self._matrix(rows, cols, len(batch))
-        del rows, cols
+        # Keep features present in at least `min_count` training pairs: one-off cross-bigrams
+        # cannot generalize, and at SNLI scale they are most of the columns.
         min_count = getattr(self, "min_count", 1)
-        if min_count > 1:
-            # Keep features present in at least `min_count` training pairs: one-off cross-bigrams
-            # cannot generalize, and at SNLI scale they are most of the columns.
-            keep = np.bincount(matrix.indices, minlength=matrix.shape[1]) >= min_count
-            self.keys_ = KeyIndex(uniques[keep])
-            matrix = matrix[:, keep]
-            matrix.indices = matrix.indices.astype(np.int32, copy=False)
+        packed = self._packed_keys(batch, row_bits(len(batch)))
+        if packed is not None:
+            chunks, decode = packed
+            matrix, compact = packed_indicator_columns(chunks, len(batch), min_count)
+            column_keys = decode(compact)
+        else:
+            rows, keys = self._keys(batch)
+            matrix, column_keys = indicator_columns(rows, keys, len(batch), min_count)
+        self.keys_ = KeyIndex(column_keys)
         return matrix
 
     def transform(self, pairs):
         batch = self._batch(pairs, fit=False)
-        rows, keys = self._keys(batch)
+        rows, keys = map(_joined, self._keys(batch))
         cols = self.keys_.lookup(keys)
         del keys
         seen = cols >= 0  # features never seen in training are ignored
-        return self._matrix(rows[seen], cols[seen], len(batch))
-
-    def _matrix(self, rows, cols, n):
-        """Indicator CSR; `rows` must be non-decreasing (every `_keys` emits row by row)."""
-        indptr = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(np.bincount(rows, minlength=n), out=indptr[1:])
-        cols = cols.astype(np.int32)
-        data = np.ones(len(cols), dtype=np.float32)
-        matrix = sp.csr_matrix((data, cols, indptr), shape=(n, len(self.keys_)))
-        matrix.sum_duplicates()
-        matrix.data[:] = 1.0  # an indicator, however often the feature occurs in the pair
-        return matrix
+        return indicator_matrix(rows[seen], cols[seen], len(batch), len(self.keys_))
 
     @property
     def n_features_out_(self) -> int:
@@ -114,6 +105,12 @@ class SparseIndicatorFeature(FeatureType):
 
     def _word(self, ident: int) -> str:
         return self.encoder_.words_[ident]
+
+
+def _joined(parts) -> np.ndarray:
+    if not isinstance(parts, list):
+        return parts
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
 
 class DenseFeature(FeatureType):

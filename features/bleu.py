@@ -25,18 +25,24 @@ def ngram_match_counts(a: Side, b: Side, matches):
         or `EncodedPairs.repeats` for earlier occurrences within one side).
     Yields int32 arrays over the tokens of b, one per order (one at a time, to bound memory).
     """
-    rows, ai, bi = matches
-    j, k = ai - a.offsets[rows], bi - b.offsets[rows]
-    a_len, b_len = a.lengths[rows], b.lengths[rows]
+    _, ai, bi = matches
+    a_left, b_left = tokens_after(a), tokens_after(b)
     for n in range(1, MAX_ORDER + 1):
         if n > 1:
-            # The n-gram at (k, j) matches iff the (n-1)-gram does and the words n-1 further on do.
+            # The n-gram at (j, k) matches iff the (n-1)-gram does and the words n-1 further on do.
             step = n - 1
-            fits = (j + step < a_len) & (k + step < b_len)
-            ai, bi, j, k, a_len, b_len = ai[fits], bi[fits], j[fits], k[fits], a_len[fits], b_len[fits]
+            fits = (a_left[ai] >= step) & (b_left[bi] >= step)
+            ai, bi = ai[fits], bi[fits]
             same = a.ids[ai + step] == b.ids[bi + step]
-            ai, bi, j, k, a_len, b_len = ai[same], bi[same], j[same], k[same], a_len[same], b_len[same]
+            ai, bi = ai[same], bi[same]
         yield np.bincount(bi, minlength=len(b.ids)).astype(np.int32)
+
+
+def tokens_after(side: Side) -> np.ndarray:
+    """For every token, how many tokens follow it in its row (int32)."""
+    ends = np.repeat(side.offsets[1:].astype(np.int32), side.lengths)
+    ends -= np.arange(1, len(side.ids) + 1, dtype=np.int32)
+    return ends
 
 
 def sentence_bleu(correct: np.ndarray, total: np.ndarray, sys_len: np.ndarray, ref_len: np.ndarray,
@@ -105,13 +111,13 @@ class Bleu(DenseFeature):
         h_len = h.lengths
         correct = np.zeros((MAX_ORDER, n))
         rows = np.repeat(np.arange(n, dtype=np.int32), h_len)
-        room = h_len[rows] - (np.arange(len(h.ids)) - np.repeat(h.offsets[:-1], h_len))  # tokens left
+        left = tokens_after(h)
         orders = zip(ngram_match_counts(p, h, batch.word_matches("premise", "hypothesis")),
                      ngram_match_counts(h, h, batch.repeats("hypothesis")))
         for i, (in_premise, earlier) in enumerate(orders):
             # The r-th occurrence of an n-gram in the hypothesis (r = earlier + 1) is matched iff the
             # premise holds it at least r times: summed over occurrences, min(hyp count, premise count).
-            clipped = (room > i) & (earlier < in_premise)
+            clipped = (left >= i) & (earlier < in_premise)
             correct[i] = np.bincount(rows[clipped], minlength=n)
         total = np.maximum(h_len[None, :] - np.arange(MAX_ORDER)[:, None], 0)
         score = sentence_bleu(correct, total, h_len, p.lengths, self.smoothing)

@@ -25,13 +25,11 @@ class CrossBigrams(CrossFeature):
     """
 
     name = "cross_bigrams"
-    mostly_distinct_keys = True  # nearly every cross-bigram key is distinct (see keymap)
 
-    def _keys(self, batch):
+    def _sides(self, batch):
         p = _bigram_side(batch.premise, batch.tags_for(batch.premise, self.tag_match))
         h = _bigram_side(batch.hypothesis, batch.tags_for(batch.hypothesis, self.tag_match))
-        view = type(batch)(batch.encoder, p, h)
-        return self._cross_keys(view, p, h, p.tags, h.tags)  # bigram ids < 2**31
+        return type(batch)(batch.encoder, p, h), p, h, p.tags, h.tags  # bigram ids < 2**31
 
     def _key_name(self, key):
         return f"{self._bigram(key >> WORD_BITS)}|{self._bigram(key & _LOW)}"

@@ -18,20 +18,28 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .keymap import KeyIndex, factorize, factorize_objects
+from .keymap import KeyIndex, factorize, factorize_bounded, sort_with_order
 from .options import check_option
 from .pair import Pair
 
 WORD_BITS = 31  # word ids < 2**31; a bigram key packs two of them into one int64
 CHUNK_CELLS = 2_000_000  # premise x hypothesis cells visited at once: bounds the memory of cross products
+CHUNK_TOKENS = 2_000_000  # tokens sorted at once to find equal words: bounds memory, stays cache-friendly
 CONTENT_TAG_PREFIXES = ("NN", "VB", "JJ", "RB")  # nouns, verbs, adjectives, adverbs
-_TEXT = attrgetter("premise"), attrgetter("hypothesis")
 _TOKENS = attrgetter("premise_tokens"), attrgetter("hypothesis_tokens")
 _TAGS = attrgetter("premise_tags"), attrgetter("hypothesis_tags")
 
 
 def check_pairs(pairs) -> Sequence[Pair]:
     """The input contract of every feature type: a sequence of annotated pairs (or an encoded batch)."""
+    pairs = _pair_list(pairs)
+    if not isinstance(pairs, EncodedPairs) and (None in map(_TAGS[0], pairs) or None in map(_TAGS[1], pairs)):
+        _not_annotated(pairs)
+    return pairs
+
+
+def _pair_list(pairs):
+    """`pairs` as a list of Pairs (an encoded batch as it is), or ValueError."""
     if isinstance(pairs, (str, bytes, Pair)):
         raise ValueError(f"expected a sequence of pairs, got a single {type(pairs).__name__}")
     if isinstance(pairs, EncodedPairs):
@@ -40,10 +48,12 @@ def check_pairs(pairs) -> Sequence[Pair]:
     if not all(map(Pair.__instancecheck__, pairs)):
         bad = next(i for i, p in enumerate(pairs) if not isinstance(p, Pair))
         raise ValueError(f"item {bad} is a {type(pairs[bad]).__name__}, not a Pair")
-    if None in map(_TAGS[0], pairs) or None in map(_TAGS[1], pairs):
-        bad = next(p for p in pairs if not p.is_annotated)
-        raise ValueError(f"pair {bad.id!r} has no tokens/tags; run features.annotation.annotate first")
     return pairs
+
+
+def _not_annotated(pairs: list[Pair]):
+    bad = next(p for p in pairs if not p.is_annotated)
+    raise ValueError(f"pair {bad.id!r} has no tokens/tags; run features.annotation.annotate first")
 
 
 class _Interner(dict):
@@ -62,17 +72,13 @@ class _Interner(dict):
         return ident
 
 
-def _lookup(interner: dict, tokens: list[str]) -> np.ndarray:
-    return np.fromiter(map(interner.__getitem__, tokens), dtype=np.int32, count=len(tokens))
-
-
 @dataclass
 class Side:
     """One side (premise or hypothesis) of a batch: flat token arrays and per-row offsets."""
 
     ids: np.ndarray        # int32 word ids, all tokens of all rows
-    tags: np.ndarray       # int32 exact tag ids
-    coarse: np.ndarray     # int32 first-letter tag ids
+    tags: np.ndarray       # exact tag ids (unsigned, as narrow as the tag set allows)
+    coarse: np.ndarray     # first-letter tag ids (same dtype)
     content: np.ndarray    # bool: NN*, VB*, JJ*, RB*
     offsets: np.ndarray    # int64, n + 1
     bigram_at: np.ndarray | None = None  # int64 id of the bigram starting at each token; -1 at a
@@ -85,13 +91,16 @@ class Side:
             self._cache["lengths"] = np.diff(self.offsets)
         return self._cache["lengths"]
 
+    def token_rows(self, start: int = 0, stop: int | None = None) -> np.ndarray:
+        """The row of every token of rows [start, stop) (int64)."""
+        stop = len(self.lengths) if stop is None else stop
+        return np.repeat(np.arange(start, stop, dtype=np.int64), self.lengths[start:stop])
+
     def bigram_starts(self) -> np.ndarray:
         """Token positions that begin a bigram (every position but the last of its row)."""
-        if "starts" not in self._cache:
-            keep = np.ones(len(self.ids), dtype=bool)
-            keep[self.offsets[1:][self.lengths > 0] - 1] = False
-            self._cache["starts"] = np.flatnonzero(keep).astype(np.int32)
-        return self._cache["starts"]
+        keep = np.ones(len(self.ids), dtype=bool)
+        keep[self.offsets[1:][self.lengths > 0] - 1] = False
+        return np.flatnonzero(keep).astype(np.int32)
 
     def bigram_offsets(self) -> np.ndarray:
         counts = np.maximum(self.lengths - 1, 0)
@@ -101,7 +110,7 @@ class Side:
 
     def warm(self) -> "Side":
         """Compute the lazy caches now (before threads share this side)."""
-        self.lengths, self.bigram_starts()
+        self.lengths
         return self
 
 
@@ -123,7 +132,7 @@ class EncodedPairs:
         return side.tags if tag_match == "exact" else side.coarse
 
     def word_matches(self, a_name: str = "premise", b_name: str = "hypothesis"):
-        """(row, a_index, b_index) of every cell where the two sides hold the same word, b-major.
+        """(row, a_index, b_index) of every cell where the two sides hold the same word.
 
         Cached (and computed once even when feature types run on several threads): `bleu` and
         `overlap` both start from the premise x hypothesis matches.
@@ -135,12 +144,22 @@ class EncodedPairs:
         return self.premise._cache[key]
 
     def _word_matches(self, a_name: str, b_name: str):
+        # Few cells hold the same word (~3 of the ~115 of an SNLI pair), so rather than visiting
+        # every cell, tokens are sorted by (row, word) and equal runs of the two sides joined.
         a, b = getattr(self, a_name), getattr(self, b_name)
+        vocabulary = int(max(a.ids.max(initial=-1), b.ids.max(initial=-1))) + 1
         parts = []
-        for start, stop in self.row_chunks():
-            rows, ai, bi = cross_index(a, b, start, stop)
-            hit = np.flatnonzero(a.ids[ai] == b.ids[bi])
-            parts.append((rows[hit], ai[hit], bi[hit]))  # int32: indices of this batch fit
+        for start, stop in _row_ranges(a.lengths + b.lengths, CHUNK_TOKENS):
+            a_lo, a_hi, b_lo, b_hi = a.offsets[start], a.offsets[stop], b.offsets[start], b.offsets[stop]
+            a_keys = a.token_rows(start, stop)
+            b_rows = b.token_rows(start, stop)
+            a_keys -= start
+            a_keys *= vocabulary
+            a_keys += a.ids[a_lo:a_hi]
+            b_keys = (b_rows - start) * vocabulary + b.ids[b_lo:b_hi]
+            ai, bi = _equal_key_pairs(a_keys, b_keys, (stop - start) * vocabulary)
+            del a_keys, b_keys
+            parts.append((b_rows[bi].astype(np.int32), (ai + a_lo).astype(np.int32), (bi + b_lo).astype(np.int32)))
         return tuple(np.concatenate([part[i] for part in parts]) if parts else np.zeros(0, dtype=np.int32)
                      for i in range(3))
 
@@ -156,59 +175,94 @@ class EncodedPairs:
 
     def _repeats(self, side_name: str):
         side = getattr(self, side_name)
-        rows = np.repeat(np.arange(len(self), dtype=np.int64), side.lengths)
-        codes, _ = factorize((rows << WORD_BITS) | side.ids)
-        dup = np.flatnonzero(np.bincount(codes)[codes] > 1)
-        # Group the repeated tokens by (row, word), positions ascending within a group.
-        dup = dup[np.argsort(codes[dup], kind="stable")]
-        group = codes[dup]
-        first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-        start = np.repeat(first, np.diff(np.r_[first, len(group)]))
-        rank = np.arange(len(group)) - start  # 0-based position within its group
-        later = np.repeat(np.arange(len(group)), rank)  # each token pairs with the `rank` before it
+        rows = side.token_rows()
+        vocabulary = int(side.ids.max(initial=-1)) + 1
+        # Group tokens by (row, word), positions ascending within a group (a stable sort).
+        ordered, order = sort_with_order(rows * vocabulary + side.ids, len(self) * vocabulary)
+        new = np.empty(len(ordered), dtype=bool)
+        new[:1] = True
+        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+        del ordered
+        first = np.flatnonzero(new)
+        sizes = np.diff(np.append(first, len(order)))
+        repeated = sizes > 1
+        dup = order[np.repeat(repeated, sizes)]  # the tokens of repeated words, group by group
+        sizes = sizes[repeated]
+        start = np.repeat(np.cumsum(sizes) - sizes, sizes)
+        rank = np.arange(len(dup)) - start  # 0-based position within its group
+        later = np.repeat(np.arange(len(dup)), rank)  # each token pairs with the `rank` before it
         earlier = start[later] + (np.arange(len(later)) - np.repeat(np.cumsum(rank) - rank, rank))
-        return rows[dup[later]], dup[earlier], dup[later]
+        return rows[dup[later]].astype(np.int32), dup[earlier], dup[later]
 
     def row_chunks(self, budget: int | None = None) -> Iterator[tuple[int, int]]:
         """Row ranges whose premise x hypothesis cross products hold about `budget` cells each
         (default `CHUNK_CELLS`)."""
-        budget = budget or CHUNK_CELLS
-        cells = np.cumsum(self.premise.lengths * self.hypothesis.lengths)
-        n, start = len(self), 0
-        while start < n:
-            base = cells[start - 1] if start else 0
-            stop = int(np.searchsorted(cells, base + budget, side="right"))
-            stop = min(max(stop, start + 1), n)
-            yield start, stop
-            start = stop
+        return _row_ranges(self.premise.lengths * self.hypothesis.lengths, budget or CHUNK_CELLS)
+
+
+def _row_ranges(weights: np.ndarray, budget: int) -> Iterator[tuple[int, int]]:
+    """Consecutive row ranges whose weights add up to about `budget` (at least one row each)."""
+    total = np.cumsum(weights)
+    n, start = len(weights), 0
+    while start < n:
+        base = total[start - 1] if start else 0
+        stop = int(np.searchsorted(total, base + budget, side="right"))
+        stop = min(max(stop, start + 1), n)
+        yield start, stop
+        start = stop
+
+
+def _equal_key_pairs(a_keys: np.ndarray, b_keys: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """(a_index, b_index) of every pair of equal keys (non-negative, < bound), by one sort of both."""
+    n_a = len(a_keys)
+    ordered, order = sort_with_order(np.concatenate([a_keys, b_keys]), bound)
+    new = np.empty(len(ordered), dtype=bool)
+    new[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    del ordered
+    run = np.cumsum(new) - 1
+    run_first = np.flatnonzero(new)
+    from_b = order >= n_a  # within a run of equal keys the a tokens come first (a stable sort)
+    a_in_run = np.bincount(run[~from_b], minlength=len(run_first))
+    b_at = np.flatnonzero(from_b)
+    reps = a_in_run[run[b_at]]
+    b_index = np.repeat(order[b_at] - n_a, reps)
+    steps = np.arange(len(b_index)) - np.repeat(np.cumsum(reps) - reps, reps)
+    a_index = order[np.repeat(run_first[run[b_at]], reps) + steps]
+    return a_index, b_index
 
 
 def _sentence_table(pairs: Sequence[Pair]):
-    """Distinct (tokens, tags) sentences and, per pair, the index of its premise and hypothesis.
+    """(token tuples, tag tuples) of the sentences to encode and, per pair, the index of its
+    premise and of its hypothesis among them. Also checks that every pair is annotated (the
+    tags are at hand here).
 
-    SNLI shares each premise among ~3.7 hypotheses, so every distinct sentence is encoded once.
-    Sentences are matched by text (hash-factorized), then confirmed to carry the same tokens
-    and tags: by object identity when readers share annotation tuples (they do), else by
-    equality, so two different annotations of one text are never merged.
+    SNLI shares each premise among ~3.7 hypotheses, so each distinct premise is encoded once.
+    Premises are told apart by the identity of their token and tag tuples, which readers and
+    `annotate` share between pairs with the same sentence: numbering object ids is far cheaper
+    than hashing text, and two equal premises that do not share tuples are merely encoded twice
+    (to the same ids). The tuples stay alive in `pairs`, so their ids cannot be reused meanwhile.
+    Hypotheses hardly ever repeat: each is encoded as it comes.
     """
-    texts = np.array(list(map(_TEXT[0], pairs)) + list(map(_TEXT[1], pairs)), dtype=object)
-    tokens = list(map(_TOKENS[0], pairs)) + list(map(_TOKENS[1], pairs))
-    tags = list(map(_TAGS[0], pairs)) + list(map(_TAGS[1], pairs))
-    sids, _ = factorize_objects(texts)
-    first = np.unique(sids, return_index=True)[1]
-    token_obj = np.fromiter(map(id, tokens), dtype=np.int64, count=len(tokens))
-    tag_obj = np.fromiter(map(id, tags), dtype=np.int64, count=len(tags))
-    owner = first[sids]
-    table = [(tokens[i], tags[i]) for i in first.tolist()]
-    variants: dict = {}
-    for i in np.flatnonzero((token_obj != token_obj[owner]) | (tag_obj != tag_obj[owner])):
-        if tokens[i] != tokens[owner[i]] or tags[i] != tags[owner[i]]:
-            key = (int(sids[i]), tokens[i], tags[i])
-            if key not in variants:
-                variants[key] = len(table)
-                table.append((tokens[i], tags[i]))
-            sids[i] = variants[key]
-    return table, sids[:len(pairs)], sids[len(pairs):]
+    n = len(pairs)
+    p_tags, h_tags = list(map(_TAGS[0], pairs)), list(map(_TAGS[1], pairs))
+    if None in p_tags or None in h_tags:
+        _not_annotated(pairs)
+    p_tokens = list(map(_TOKENS[0], pairs))
+    sid, _ = factorize(np.fromiter(map(id, p_tokens), dtype=np.int64, count=n))
+    tag_obj = np.fromiter(map(id, p_tags), dtype=np.int64, count=n)
+    # Codes number premises in order of first appearance, so a first appearance is a new maximum.
+    first = np.flatnonzero(np.diff(np.maximum.accumulate(sid), prepend=-1) > 0)
+    if (tag_obj != tag_obj[first][sid]).any():  # one token tuple with several tag tuples: tell them apart
+        tag_codes, _ = factorize(tag_obj)
+        sid, _ = factorize(sid * (int(tag_codes.max()) + 1) + tag_codes)
+        first = np.flatnonzero(np.diff(np.maximum.accumulate(sid), prepend=-1) > 0)
+    first = first.tolist()
+    tokens = list(map(p_tokens.__getitem__, first))
+    tokens += map(_TOKENS[1], pairs)
+    tags = list(map(p_tags.__getitem__, first))
+    tags += h_tags
+    return tokens, tags, sid, np.arange(len(first), len(first) + n)
 
 
 class Encoder(BaseEstimator):
@@ -225,7 +279,7 @@ class Encoder(BaseEstimator):
         return self
 
     def fit_encode(self, pairs) -> EncodedPairs:
-        pairs = check_pairs(pairs)
+        pairs = _pair_list(pairs)  # annotation is checked while the sentences are collected
         self.forms_: dict[str, int] = {}
         self.tags_: dict[str, int] = {}
         return self._encode(pairs, self.forms_, self.tags_, fit=True)
@@ -233,7 +287,7 @@ class Encoder(BaseEstimator):
     def encode(self, pairs) -> EncodedPairs:
         """Encode with the fitted vocabulary; unseen words get fresh ids, unseen bigrams id -1."""
         check_is_fitted(self, "forms_")
-        pairs = check_pairs(pairs)
+        pairs = _pair_list(pairs)
         return self._encode(pairs, dict(self.forms_), dict(self.tags_), fit=False)
 
     @property
@@ -251,72 +305,67 @@ class Encoder(BaseEstimator):
                 gc.enable()
 
     def _encode_unpaused(self, pairs: Sequence[Pair], forms: dict, tags: dict, fit: bool) -> EncodedPairs:
-        table, p_sid, h_sid = _sentence_table(pairs)
-        table_tokens = [t for t, _ in table]
-        offsets = np.zeros(len(table) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter(map(len, table_tokens), dtype=np.int64, count=len(table)), out=offsets[1:])
+        table_tokens, table_tags, p_sid, h_sid = _sentence_table(pairs)
+        lengths = np.fromiter(map(len, table_tokens), dtype=np.int64, count=len(table_tokens))
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        total = int(offsets[-1])
+        # Interning is the one Python-level pass over every token: a dict lookup per token,
+        # straight from the sentence tuples into an array (no intermediate list).
         word_ids = _Interner(forms, self.lowercase)
-        tag_ids = _Interner(tags, False)
-        ids = _lookup(word_ids, list(chain.from_iterable(table_tokens)))
+        ids = np.fromiter(map(word_ids.__getitem__, chain.from_iterable(table_tokens)), dtype=np.int32, count=total)
         if len(forms) >= 2 ** WORD_BITS:
             raise ValueError("vocabulary exceeds 2**31 word forms")
-        # Bigram ids are numpy/pandas work that releases the GIL: overlap it with the tag lookup,
+        # Bigram ids are numpy work that releases the GIL: overlap it with the tag lookup,
         # which is Python-bound.
         with ThreadPoolExecutor(1) as pool:
-            bigrams = pool.submit(self._bigram_ids, ids, offsets, fit)
-            tids = _lookup(tag_ids, list(chain.from_iterable(g for _, g in table)))
+            bigrams = pool.submit(self._bigram_ids, ids, offsets, len(forms), fit)
+            tag_ids = _Interner(tags, False)
+            tids = np.fromiter(map(tag_ids.__getitem__, chain.from_iterable(table_tags)), dtype=np.int32, count=total)
             bigram_at = bigrams.result()
+        del table_tokens, table_tags
         tag_list = list(tags)
+        tag_dtype = np.min_scalar_type(max(len(tag_list) - 1, 0))  # uint8 for PTB's ~45 tags: 4x less memory
+        tids = tids.astype(tag_dtype)
         coarse_of: dict[str, int] = {}
         coarse_map = np.array([coarse_of.setdefault(t[:1], len(coarse_of)) for t in tag_list] or [0],
-                              dtype=np.int32)
+                              dtype=tag_dtype)
         content_map = np.array([t.startswith(CONTENT_TAG_PREFIXES) for t in tag_list] or [False], dtype=bool)
         if fit:
             self.words_ = list(forms)
         sides = []
         for sid in (p_sid, h_sid):
-            lengths = offsets[sid + 1] - offsets[sid]
+            side_lengths = lengths[sid]
             side_offsets = np.zeros(len(sid) + 1, dtype=np.int64)
-            np.cumsum(lengths, out=side_offsets[1:])
-            gather = (np.arange(side_offsets[-1], dtype=np.int64)
-                      + np.repeat(offsets[sid] - side_offsets[:-1], lengths))
+            np.cumsum(side_lengths, out=side_offsets[1:])
+            gather = np.repeat(offsets[sid] - side_offsets[:-1], side_lengths)  # table position - side position
+            gather += np.arange(len(gather), dtype=np.int64)
             t = tids[gather]
             sides.append(Side(ids[gather], t, coarse_map[t], content_map[t], side_offsets,
                               bigram_at[gather]).warm())
         return EncodedPairs(self, sides[0], sides[1], pairs=pairs)
 
-    def _bigram_ids(self, ids: np.ndarray, offsets: np.ndarray, fit: bool) -> np.ndarray:
+    def _bigram_ids(self, ids: np.ndarray, offsets: np.ndarray, vocabulary: int, fit: bool) -> np.ndarray:
         """Per token of the sentence table: the id of the bigram it begins, or -1."""
         at = np.full(len(ids), -1, dtype=np.int32)
         starts = np.ones(len(ids), dtype=bool)
         lengths = np.diff(offsets)
         starts[offsets[1:][lengths > 0] - 1] = False
         starts = np.flatnonzero(starts)
-        keys = (ids[starts].astype(np.int64) << WORD_BITS) | ids[starts + 1]
+        keys = ids[starts].astype(np.int64)
         if fit:
-            codes, uniques = factorize(keys)
-            self.bigram_index_ = KeyIndex(uniques)
+            # Numbered by sorting the compact key left * vocabulary + right (bigram ids follow
+            # key order); the exact key left << 31 | right is what the fitted index keeps.
+            keys *= vocabulary
+            keys += ids[starts + 1]
+            codes, uniques = factorize_bounded(keys, vocabulary * vocabulary, overwrite=True)
+            self.bigram_index_ = KeyIndex(((uniques // vocabulary) << WORD_BITS) | (uniques % vocabulary))
             at[starts] = codes
         else:
+            keys <<= WORD_BITS
+            keys |= ids[starts + 1]
             at[starts] = self.bigram_index_.lookup(keys)
         return at
-
-
-def cross_index(a: Side, b: Side, start: int, stop: int):
-    """All (a token, b token) index pairs within each row of [start, stop).
-
-    Returns (row, a_index, b_index) as int32 arrays, b-major: for each b token, a run over its
-    row's a tokens (so per-b-token reductions are contiguous runs).
-    """
-    o_lo, o_hi = b.offsets[start], b.offsets[stop]
-    # int32 halves the memory traffic; a chunk never holds 2**31 cells or tokens.
-    b_rows = np.repeat(np.arange(start, stop, dtype=np.int32), b.lengths[start:stop])
-    reps = a.lengths[b_rows]
-    b_idx = np.repeat(np.arange(o_lo, o_hi, dtype=np.int32), reps)
-    run_start = (np.cumsum(reps) - reps).astype(np.int32)
-    shift = run_start - a.offsets[b_rows].astype(np.int32)
-    a_idx = np.arange(len(b_idx), dtype=np.int32) - np.repeat(shift, reps)
-    return np.repeat(b_rows, reps), a_idx, b_idx
 
 
 def matching_cross_index(a: Side, b: Side, a_tags: np.ndarray, b_tags: np.ndarray, start: int, stop: int):

@@ -20,13 +20,12 @@ class HypNgrams(SparseIndicatorFeature):
 
     def _keys(self, batch):
         h = batch.hypothesis
-        # Per token: its unigram, then the bigram it starts (if any), so rows stay in order.
-        keys = np.empty((len(h.ids), 2), dtype=np.int64)
-        keys[:, 0] = h.ids
-        keys[:, 1] = np.where(h.bigram_at >= 0, h.bigram_at.astype(np.int64) | _BIGRAM, -1)
+        # Two chunks: every token's unigram, then the bigrams (those seen in training) it starts.
         rows = np.repeat(np.arange(len(batch), dtype=np.int32), h.lengths)
-        keep = (keys >= 0).ravel()
-        return np.repeat(rows, 2)[keep], keys.ravel()[keep]
+        starts = np.flatnonzero(h.bigram_at >= 0)
+        bigrams = h.bigram_at[starts].astype(np.int64)
+        bigrams |= _BIGRAM
+        return [rows, rows[starts]], [h.ids.astype(np.int64), bigrams]
 
     def _key_name(self, key):
         if key & _BIGRAM:

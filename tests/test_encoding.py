@@ -54,3 +54,34 @@ def test_matching_cross_index_rows_of_a_later_chunk():
                       if p.tags[i] == h.tags[j])
     assert sorted(zip(rows.tolist(), pi.tolist(), hi.tolist())) == expected
     assert set(rows.tolist()) == {3, 4} and (np.diff(rows) >= 0).all()
+
+
+def test_word_matches_and_repeats_equal_a_loop(monkeypatch):
+    pairs = TINY + generate_pairs(120, seed=3, vocab_size=30)
+    monkeypatch.setattr(encoding, "CHUNK_TOKENS", 50)  # several chunks
+    batch = Encoder().fit_encode(pairs)
+    p, h = batch.premise, batch.hypothesis
+    expected, repeats = set(), set()
+    for r in range(len(pairs)):
+        hs = range(h.offsets[r], h.offsets[r + 1])
+        expected |= {(r, i, j) for i in range(p.offsets[r], p.offsets[r + 1]) for j in hs if p.ids[i] == h.ids[j]}
+        repeats |= {(r, j, k) for j in hs for k in hs if j < k and h.ids[j] == h.ids[k]}
+    assert set(zip(*(a.tolist() for a in batch.word_matches()))) == expected
+    assert set(zip(*(a.tolist() for a in batch.repeats()))) == repeats
+
+
+def test_shared_and_unshared_premises_encode_alike():
+    from features.pair import Pair
+    base = TINY[2]
+    copy = Pair("copy", base.premise, base.hypothesis, base.label, tuple(base.premise_tokens),
+                tuple(base.premise_tags), base.hypothesis_tokens, base.hypothesis_tags)
+    # The same token tuple under other tags must not be merged with the first.
+    retagged = Pair("retagged", base.premise, base.hypothesis, base.label, base.premise_tokens,
+                    ("NN",) * len(base.premise_tokens), base.hypothesis_tokens, base.hypothesis_tags)
+    batch = Encoder().fit_encode([base, copy, retagged])
+    p = batch.premise
+    rows = [slice(p.offsets[i], p.offsets[i + 1]) for i in range(3)]
+    assert (p.ids[rows[0]] == p.ids[rows[1]]).all() and (p.tags[rows[0]] == p.tags[rows[1]]).all()
+    assert (p.ids[rows[0]] == p.ids[rows[2]]).all() and not (p.tags[rows[0]] == p.tags[rows[2]]).all()
+    with pytest.raises(ValueError, match="'bare' has no tokens/tags"):
+        Encoder().fit_encode([base, Pair("bare", "a", "b")])

@@ -130,6 +130,18 @@ def test_cross_bigrams_repeated_bigram_is_one_indicator():
     assert feature.get_feature_names_out().tolist() == ["cross_bigrams:a dog|a dog"]
 
 
+@pytest.mark.parametrize("kind", [CrossUnigrams, CrossBigrams])
+def test_packed_and_generic_key_paths_give_the_same_columns(kind, monkeypatch):
+    from experiments.corpora.synthetic import generate_pairs
+    pairs = TINY + generate_pairs(300, seed=4, vocab_size=60)
+    packed = kind(tag_match="exact", min_count=2).fit(pairs)
+    monkeypatch.setattr(kind, "_packed_keys", lambda self, batch, row_bits: None)
+    generic = kind(tag_match="exact", min_count=2).fit(pairs)
+    assert (packed.keys_.keys == generic.keys_.keys).all() and len(packed.keys_) > 50
+    assert (packed.transform(pairs) != generic.transform(pairs)).nnz == 0
+    assert (packed.fit_transform(pairs) != generic.fit_transform(pairs)).nnz == 0
+
+
 def test_lowercase_parameter():
     pair = make_pair("The dog", "the dog")
     assert Overlap(lowercase=True).raw_values([pair])[0, 0] == 2

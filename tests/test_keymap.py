@@ -1,4 +1,4 @@
-"""Feature keys to columns: both factorize routes and both lookup routes agree exactly."""
+"""Feature keys to columns: every factorize, lookup and column-fitting route agrees exactly."""
 from __future__ import annotations
 
 import pickle
@@ -7,7 +7,15 @@ import numpy as np
 import pytest
 
 import features.keymap as keymap
-from features.keymap import KeyIndex, factorize
+from features.keymap import (
+    BitSqueeze,
+    KeyIndex,
+    factorize,
+    factorize_bounded,
+    indicator_columns,
+    indicator_matrix,
+    sort_with_order,
+)
 
 
 @pytest.mark.parametrize("mostly_distinct", [False, True])
@@ -44,3 +52,63 @@ def test_unsorted_keys_use_the_hash_route_and_pickle_as_keys(monkeypatch):
     restored = pickle.loads(pickle.dumps(index))
     assert restored.lookup(np.array([10])).tolist() == [1] and set(restored.__getstate__()) == {"keys"}
     assert KeyIndex(np.zeros(0)).lookup(np.array([1, 2])).tolist() == [-1, -1]
+
+
+def _brute_columns(rows, keys, min_count):
+    """{key: sorted rows} of the keys present in at least `min_count` rows."""
+    seen: dict[int, set] = {}
+    for r, k in zip(rows.tolist(), keys.tolist()):
+        seen.setdefault(k, set()).add(r)
+    return {k: sorted(rs) for k, rs in seen.items() if len(rs) >= min_count}
+
+
+# 63: packed as they are; narrower packing words force the other routes: 30 ranks the top bits of
+# the sparse keys, 27 splits the dense ones into 8 parts, the rest hash.
+@pytest.mark.parametrize("pack_bits", [63, 30, 27, 24, 20])
+@pytest.mark.parametrize("min_count", [1, 2])
+@pytest.mark.parametrize("sparse_left", [False, True])
+def test_indicator_columns_every_route_equals_a_dict_build(monkeypatch, pack_bits, min_count, sparse_left):
+    rng = np.random.default_rng(pack_bits + min_count)
+    n = 3000
+    left = rng.integers(0, 3000, n) * (16 if sparse_left else 1) + (15 if sparse_left else 0)
+    keys = (left << 31) | rng.integers(0, 3000, n)
+    rows = np.sort(rng.integers(0, 50, n)).astype(np.int32)
+    monkeypatch.setattr(keymap, "_PACK_BITS", pack_bits)
+    monkeypatch.setattr(keymap, "_BLOCK", 97)  # many blocks, some ending inside a run of one key
+    cuts = [0, 5, 1000, 2500, n]  # given as chunks, which are consumed
+    row_chunks = [rows[a:b] for a, b in zip(cuts, cuts[1:])]
+    key_chunks = [keys[a:b].copy() for a, b in zip(cuts, cuts[1:])]
+    matrix, columns = indicator_columns(row_chunks, key_chunks, 50, min_count)
+    assert row_chunks == [] and key_chunks == []
+    expected = _brute_columns(rows, keys, min_count)
+    assert sorted(columns.tolist()) == sorted(expected)
+    if pack_bits == 63:
+        assert (np.diff(columns) > 0).all()  # key order on the sort route
+    dense = matrix.toarray()
+    assert matrix.dtype == np.float32 and set(np.unique(dense)) <= {0.0, 1.0} and matrix.has_sorted_indices
+    for col, key in enumerate(columns.tolist()):
+        assert np.flatnonzero(dense[:, col]).tolist() == expected[key]
+
+
+def test_indicator_columns_of_nothing_and_indicator_matrix_counts_once():
+    matrix, columns = indicator_columns(np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64), 4)
+    assert matrix.shape == (4, 0) and len(columns) == 0
+    m = indicator_matrix(np.array([0, 0, 2, 2, 2]), np.array([3, 3, 1, 0, 1]), 3, 5)
+    assert m.toarray().tolist() == [[0, 0, 0, 1, 0], [0, 0, 0, 0, 0], [1, 1, 0, 0, 0]]
+
+
+@pytest.mark.parametrize("bound", [None, 2 ** 40])  # packed with positions; too wide: argsort
+def test_sort_with_order_is_a_stable_argsort(bound):
+    keys = np.random.default_rng(3).integers(0, 40, 5000)
+    ordered, order = sort_with_order(keys, bound)
+    assert (order == np.argsort(keys, kind="stable")).all() and (ordered == keys[order]).all()
+    codes, uniques = factorize_bounded(keys, 40)
+    assert (uniques == np.unique(keys)).all() and (uniques[codes] == keys).all()
+
+
+def test_bit_squeeze_round_trips_and_keeps_order():
+    keys = np.array([(5 << 31) | 7, (1 << 31) | 9, 3, (1 << 62) | 2], dtype=np.int64)
+    squeeze = BitSqueeze(int(np.bitwise_or.reduce(keys)))
+    small = squeeze.apply(keys, np.empty_like(keys))
+    assert squeeze.bits == 4 + 2 + 1 and small.max() < 2 ** squeeze.bits  # bits 0-3, 31, 33 and 62
+    assert (squeeze.invert(small) == keys).all() and (np.argsort(small) == np.argsort(keys)).all()
