@@ -136,16 +136,68 @@ def test_logistic_three_classes_and_weights():
     assert w.shape == (2, 2) and np.allclose(w[0], -w[1])
 
 
-def test_solver_auto_switches_to_saga_on_large_training_sets(monkeypatch):
-    import models.logistic as logistic
+def test_solver_auto_is_newton_pcg_for_many_rows_of_three_classes_else_newton_cg(monkeypatch):
+    import models.logistic
     X = np.eye(3)[[0, 1, 2, 0, 1, 2, 0, 1]]
     y = ["e", "n", "c", "e", "n", "c", "e", "n"]
-    assert LogisticClassifier().fit(X, y).solver_ == "newton-cg"
-    monkeypatch.setattr(logistic, "AUTO_SAGA_FROM", 8)
+    assert LogisticClassifier(C=10.0).fit(X, y).solver_ == "newton-cg"  # 8 rows: below NEWTON_FROM_ROWS
+    monkeypatch.setattr(models.logistic, "NEWTON_FROM_ROWS", 8)
     model = LogisticClassifier(C=10.0).fit(X, y)
-    assert model.solver_ == "saga" and model.model_.tol == logistic.SOLVER_TOL["saga"]
+    assert model.solver_ == "newton-pcg" and model.converged_ and model.n_iter_ > 0
     assert list(model.predict(X)) == y
+    assert LogisticClassifier().fit(np.eye(2)[[0, 1, 0, 1]], ["x", "y", "x", "y"]).solver_ == "newton-cg"
     assert LogisticClassifier(solver="lbfgs").fit(X, y).solver_ == "lbfgs"  # an explicit solver is kept
+    with pytest.raises(ValueError, match="three or more classes"):
+        LogisticClassifier(solver="newton-pcg").fit(np.eye(2)[[0, 1, 0, 1]], ["x", "y", "x", "y"])
+
+
+def _sparse_problem(seed=0, rows=1500, features=250, empty=40):
+    """A 3-class problem on sparse indicator columns, the last `empty` columns never used."""
+    import scipy.sparse as sp
+    rng = np.random.default_rng(seed)
+    X = sp.random(rows, features, density=0.04, random_state=seed, format="csr", dtype=np.float32)
+    X.data[:] = 1.0
+    X = sp.hstack([X, sp.csr_matrix((rows, empty), dtype=np.float32)], format="csr")
+    scores = X @ rng.normal(size=(features + empty, 3)) + rng.gumbel(size=(rows, 3))
+    return X, np.array(["c", "e", "n"])[np.argmax(scores, axis=1)]
+
+
+@pytest.mark.parametrize("C", [0.1, 10.0])
+def test_newton_pcg_reaches_scikit_learns_optimum(C):
+    from sklearn.linear_model import LogisticRegression
+
+    from models.logistic import objective
+    X, y = _sparse_problem()
+    codes = np.unique(y, return_inverse=True)[1]
+    reference = LogisticRegression(C=C, solver="newton-cg", tol=1e-10, max_iter=1000).fit(X.astype(np.float64), y)
+    best = objective(X, codes, reference.coef_, reference.intercept_, C)
+    for threads in (1, 2):
+        model = LogisticClassifier(C=C, solver="newton-pcg", n_jobs=threads).fit(X, y)
+        assert model.converged_
+        assert objective(X, codes, model.model_.coef_, model.model_.intercept_, C) == pytest.approx(best, rel=1e-5)
+        assert (model.predict(X) == reference.predict(X)).mean() > 0.99
+        np.testing.assert_allclose(model.predict_proba(X), reference.predict_proba(X), atol=5e-3)
+        assert not model.class_weights()[:, -40:].any()  # columns absent from training stay 0
+    tight = LogisticClassifier(C=C, solver="newton-pcg", tol=1e-8).fit(X, y)
+    assert tight.converged_
+    assert objective(X, codes, tight.model_.coef_, tight.model_.intercept_, C) == pytest.approx(best, rel=1e-9)
+
+
+def test_unconverged_fit_says_so_and_warm_start_resumes():
+    from sklearn.exceptions import ConvergenceWarning
+
+    from models.logistic import objective
+    X, y = _sparse_problem(seed=1)
+    with pytest.warns(ConvergenceWarning, match="max_iter=1"):
+        model = LogisticClassifier(C=10.0, solver="newton-pcg", max_iter=1).fit(X, y)
+    assert not model.converged_ and model.n_iter_ == 1
+    cold = LogisticClassifier(C=3.0, solver="newton-pcg").fit(X, y)
+    warm = LogisticClassifier(C=1.0, solver="newton-pcg", warm_start=True).fit(X, y).set_params(C=3.0).fit(X, y)
+    assert warm.converged_ and warm.n_iter_ < cold.n_iter_
+    codes = np.unique(y, return_inverse=True)[1]
+    assert objective(X, codes, warm.model_.coef_, warm.model_.intercept_, 3.0) == pytest.approx(
+        objective(X, codes, cold.model_.coef_, cold.model_.intercept_, 3.0), rel=1e-5)
+    assert clone(warm).get_params()["warm_start"] and not hasattr(clone(warm), "model_")
 
 
 words = st.lists(st.sampled_from(["a", "b", "c", "d"]), max_size=7)
