@@ -1,10 +1,13 @@
 """End to end at SNLI scale: write the generated corpus as SNLI jsonl, then read it with its parse
-tags, featurize, fit logistic regression and predict 10,000 dev pairs in a fresh process."""
+tags, featurize, choose C on the dev pairs as `experiments/run.py` does, fit logistic regression
+at that C and predict 10,000 dev pairs, in a fresh process. Also: is the fit converged, and how
+far is it from a tight reference fit at 100,000 pairs."""
 from __future__ import annotations
 
 import gc
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -12,19 +15,44 @@ import numpy as np
 from features import PairFeaturizer
 
 from ..corpora.synthetic import generate_pairs
-from ..engine.records import peak_rss_bytes
+from ..outputs.records import peak_rss_bytes
 from . import log
 
+CONVERGENCE_PAIRS = 100_000
+# The reference: scikit-learn's own newton-cg (an independent implementation) in float64, run
+# until its largest gradient entry is below 1e-8.
+REFERENCE = {"solver": "newton-cg", "tol": 1e-8, "max_iter": 1000}
 
-def _pipeline(data_dir: str, C: float, queue) -> None:
+
+def warm_path_selection(X, y, X_dev, y_dev, grid) -> dict:
+    """What choosing C would cost with warm starts along the grid (the interface proposed for
+    experiments/engine/selection.py): one model refitted at each C, smallest first, from the
+    previous solution, scored on dev. Same candidates and scoring as `choose` (no extension)."""
+    from models import LogisticClassifier
+    model = LogisticClassifier(warm_start=True)
+    scores, fits = {}, []
+    started = time.perf_counter()
+    for C in sorted(grid):
+        began = time.perf_counter()
+        model.set_params(C=C).fit(X, y)
+        scores[f"C={C}"] = float(np.mean(model.predict(X_dev) == y_dev))
+        fits.append({"C": C, "seconds": time.perf_counter() - began, "n_iter": model.n_iter_,
+                     "converged": model.converged_})
+    best = max(scores, key=scores.get)
+    return {"seconds": time.perf_counter() - started, "scores": scores, "chosen": best, "fits": fits}
+
+
+def _pipeline(data_dir: str, C: float | None, reference: bool, queue, warm_path: bool = False) -> None:
     """The end-to-end stages in a fresh process (so its peak RSS is the pipeline's own)."""
     import json as _json
 
     from models import LogisticClassifier
+    from models.logistic import C_GRID, C_LIMITS
 
     from ..corpora import get_corpus
     from ..corpora.readers.snli import tokens_and_tags
-    stages = {}
+    from ..engine.selection import choose
+    stages, detail = {}, {}
     corpus = get_corpus("snli")
     started = time.perf_counter()
     train = corpus.load("train", data_dir).pairs
@@ -37,26 +65,86 @@ def _pipeline(data_dir: str, C: float, queue) -> None:
     for row in sample:
         tokens_and_tags(row["sentence1_parse"])
         tokens_and_tags(row["sentence2_parse"])
-    stages_detail = {"parse_tags_seconds_estimate": (time.perf_counter() - started) * len(train) / len(sample)}
+    detail["parse_tags_seconds_estimate"] = (time.perf_counter() - started) * len(train) / len(sample)
+    del sample
     started = time.perf_counter()
     featurizer = PairFeaturizer()
     X = featurizer.fit_transform(train)
     stages["featurize"] = time.perf_counter() - started
+    detail["featurize_by_type"] = featurizer.timings_
     y = np.array([p.label for p in train], dtype=object)
+    X_dev = featurizer.transform(dev)
+    y_dev = np.array([p.label for p in dev], dtype=object)
+    selection = None
+    if C is None:
+        # As experiments/run.py chooses: the default grid, scored on the dev pairs, extended at an
+        # edge. Timed apart: every candidate is a full fit on the training pairs.
+        started = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            chosen = choose(LogisticClassifier(), {"C": C_GRID}, X, y, X_dev, y_dev, extend={"C": C_LIMITS})
+        selection = {**chosen.record(), "seconds": time.perf_counter() - started,
+                     "unconverged_fits": sum("max_iter" in str(w.message) for w in caught)}
+        C = chosen.chosen["C"]
+        log(f"chose C={C} in {selection['seconds']:.0f}s: {selection['scores']}")
+        if warm_path:
+            selection["warm_start_path"] = warm_path_selection(X, y, X_dev, y_dev, C_GRID)
+            log(f"the same grid with warm starts: {selection['warm_start_path']['seconds']:.0f}s, chose "
+                f"{selection['warm_start_path']['chosen']}")
     started = time.perf_counter()
     model = LogisticClassifier(C=C).fit(X, y)
     stages["fit_logistic_regression"] = time.perf_counter() - started
     started = time.perf_counter()
     predictions = model.predict(featurizer.transform(dev))
     stages["predict_10k"] = time.perf_counter() - started
-    accuracy = float(np.mean(predictions == np.array([p.label for p in dev], dtype=object)))
-    queue.put({"pairs": len(train), "stages": stages, "detail": {**stages_detail, "columns": X.shape[1],
-               "nnz": int(X.nnz), "solver": model.solver_, "solver_iterations": model.n_iter_, "C": C,
-               "dev_accuracy": accuracy,
-               "featurize_by_type": featurizer.timings_}, "peak_rss_bytes": peak_rss_bytes()})
+    accuracy = float(np.mean(predictions == y_dev))
+    pipeline_peak = peak_rss_bytes()
+    result = {"pairs": len(train), "stages": stages, "peak_rss_bytes": pipeline_peak, "C": C,
+              "selection": selection, "converged": model.converged_, "n_iter": model.n_iter_,
+              "solver": model.solver_, "dev_accuracy": accuracy,
+              "detail": {**detail, "columns": X.shape[1], "nnz": int(X.nnz)}}
+    if reference:
+        result.update(_convergence_check(X, y, X_dev, y_dev, C))
+    queue.put(result)
 
 
-def bench_end_to_end(n_pairs: int, seed: int, C: float, dev_pairs: int = 10_000) -> dict:
+def _convergence_check(X, y, X_dev, y_dev, C: float, size: int = CONVERGENCE_PAIRS) -> dict:
+    """The default fit against a tight reference fit on `size` training pairs (a fixed sample):
+    relative gap of scikit-learn's objective, and dev accuracy difference."""
+    from sklearn.linear_model import LogisticRegression
+
+    from models import LogisticClassifier
+    from models.logistic import objective
+    rows = np.sort(np.random.default_rng([0, size]).choice(X.shape[0], min(size, X.shape[0]), replace=False))
+    Xs, ys = X[rows], y[rows]
+    classes, codes = np.unique(ys, return_inverse=True)
+    started = time.perf_counter()
+    ours = LogisticClassifier(C=C).fit(Xs, ys)
+    ours_seconds = time.perf_counter() - started
+    started = time.perf_counter()
+    reference = LogisticRegression(C=C, **REFERENCE).fit(Xs.astype(np.float64), ys)
+    reference_seconds = time.perf_counter() - started
+    f_ours = objective(Xs, codes, ours.model_.coef_, ours.model_.intercept_, C)
+    f_reference = objective(Xs, codes, reference.coef_, reference.intercept_, C)
+    ours_accuracy = float(np.mean(ours.predict(X_dev) == y_dev))
+    reference_accuracy = float(np.mean(reference.predict(X_dev) == y_dev))
+    gap = (f_ours - f_reference) / abs(f_reference)
+    log(f"convergence at {len(rows)} pairs, C={C}: objective gap {gap:.2e}, dev accuracy "
+        f"{ours_accuracy:.4f} vs reference {reference_accuracy:.4f}")
+    return {"objective_gap": gap, "accuracy_gap_vs_reference": ours_accuracy - reference_accuracy,
+            "convergence_check": {"pairs": len(rows), "C": C, "objective": f_ours, "reference_objective": f_reference,
+                                  "dev_accuracy": ours_accuracy, "reference_dev_accuracy": reference_accuracy,
+                                  "seconds": ours_seconds, "reference_seconds": reference_seconds,
+                                  "n_iter": ours.n_iter_, "converged": ours.converged_,
+                                  "reference": {"implementation": "sklearn.linear_model.LogisticRegression",
+                                                "dtype": "float64", **REFERENCE,
+                                                "n_iter": int(np.max(reference.n_iter_))}}}
+
+
+def bench_end_to_end(n_pairs: int, seed: int, C: float | None, dev_pairs: int = 10_000,
+                     reference: bool = True, warm_path: bool = False) -> dict:
+    """C None: choose it as experiments/run.py does (timed apart from the pipeline); warm_path:
+    also time choosing it with warm starts along the grid."""
     import multiprocessing
 
     from ..corpora.synthetic import write_snli_jsonl
@@ -72,14 +160,18 @@ def bench_end_to_end(n_pairs: int, seed: int, C: float, dev_pairs: int = 10_000)
             f"{time.perf_counter() - started:.0f}s")
         context = multiprocessing.get_context("spawn")
         queue = context.Queue()
-        child = context.Process(target=_pipeline, args=(data_dir, C, queue))
+        child = context.Process(target=_pipeline, args=(data_dir, C, reference and n_pairs >= CONVERGENCE_PAIRS,
+                                                        queue, warm_path))
         child.start()
         result = queue.get()
         child.join()
     result["total_seconds"] = sum(result["stages"].values())
     result["pairs_per_second"] = result["pairs"] / result["total_seconds"]
     result["train_jsonl_bytes"] = size
+    if result["selection"]:
+        result["total_seconds_with_selection"] = result["total_seconds"] + result["selection"]["seconds"]
     log(f"end to end, {n_pairs} pairs: {result['total_seconds']:.1f}s "
-        f"({', '.join(f'{k} {v:.1f}' for k, v in result['stages'].items())}); "
+        f"({', '.join(f'{k} {v:.1f}' for k, v in result['stages'].items())}); C={result['C']}, "
+        f"converged {result['converged']} after {result['n_iter']} steps; "
         f"peak RSS {result['peak_rss_bytes'] / 2 ** 30:.2f} GiB")
     return result

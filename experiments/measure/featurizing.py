@@ -1,14 +1,17 @@
-"""Featurization speed and memory at SNLI scale: the six types together and alone, against the
-straightforward dict build and scikit-learn's HashingVectorizer measured in the same run."""
+"""Featurization speed and memory at SNLI scale: the default types together and each built-in type
+alone, the cost of the binned copies, against the straightforward dict build and scikit-learn's
+HashingVectorizer measured in the same run."""
 from __future__ import annotations
 
 import gc
 import statistics
 import time
+from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
-from features import PAPER_TYPES, PairFeaturizer
+from features import BUILTIN, PairFeaturizer
 
 from . import log
 from .memory import PeakRSS
@@ -22,46 +25,59 @@ def corpus_shape(pairs) -> dict:
             "vocabulary_types": len(words), "distinct_premises": len({p.premise for p in pairs})}
 
 
-def bench_features(pairs, repeats: int, dict_pairs: int, jobs: int) -> dict:
+def sick_with_lemmas(data_dir: str | None):
+    """All SICK pairs annotated with tags and lemmas (spaCy, cached), or None without data."""
+    if not data_dir:
+        return None
+    from features.annotation import annotate
+
+    from ..corpora import get_corpus
+    sick = get_corpus("sick")
+    pairs = [p for split in sick.available_splits(Path(data_dir)) for p in sick.load(split, data_dir).pairs]
+    return annotate(pairs, lemmas=True) if pairs else None
+
+
+# The hook for built-in types that the generated corpus cannot exercise (it has no real words,
+# no lemmas): type -> (function of --data-dir returning the real pairs to measure it on, what
+# they are). A type listed here is measured on those pairs, or skipped with a note when they
+# are not available; every other built-in type is measured on the generated corpus.
+REAL_PAIRS: dict[str, tuple[Callable[[str | None], list | None], str]] = {
+    "wordnet": (sick_with_lemmas, "SICK, all splits, spaCy tags and lemmas"),
+}
+
+
+def _featurize(pairs, **params) -> tuple[float, dict, tuple]:
+    featurizer = PairFeaturizer(**params)
+    started = time.perf_counter()
+    X = featurizer.fit_transform(pairs)
+    return time.perf_counter() - started, dict(featurizer.timings_), (X.shape, X.nnz)
+
+
+def bench_features(pairs, repeats: int, dict_pairs: int, jobs: int, data_dir: str | None = None) -> dict:
     n = len(pairs)
     out: dict = {"pairs": n}
     runs, stages, peaks = [], [], []
     for i in range(repeats):
         gc.collect()
         with PeakRSS() as peak:  # the process's RSS (corpus included) while this run featurizes
-            featurizer = PairFeaturizer(n_jobs=jobs)
-            started = time.perf_counter()
-            X = featurizer.fit_transform(pairs)
-            runs.append(time.perf_counter() - started)
+            seconds, timings, (shape, nnz) = _featurize(pairs, n_jobs=jobs)
+        runs.append(seconds)
         peaks.append(peak.bytes)
-        stages.append(dict(featurizer.timings_))
+        stages.append(timings)
         log(f"featurize run {i + 1}/{repeats}: {runs[-1]:.2f}s, peak RSS {peaks[-1] / 2 ** 30:.2f} GiB "
-            f"({', '.join(f'{k} {v:.2f}' for k, v in featurizer.timings_.items())})")
-        shape, nnz = X.shape, X.nnz
-        del X, featurizer
+            f"({', '.join(f'{k} {v:.2f}' for k, v in timings.items())})")
     median = statistics.median(runs)
+    median_run = min(range(len(runs)), key=lambda i: abs(runs[i] - median))
     # peak_rss_bytes is the first run: featurizing once in a fresh process. Later runs inherit the
     # allocator's fragmentation and peak higher; every run's own peak is kept in peak_rss_runs.
     out.update(featurize_seconds=median, featurize_runs=runs, pairs_per_second=n / median,
                threads=jobs, n_columns=shape[1], nnz=nnz, peak_rss_bytes=peaks[0],
                peak_rss_runs=peaks, peak_rss_first_run=peaks[0], peak_rss_max=max(peaks),
-               stages_of_median_run=stages[runs.index(median)] if median in runs else stages[0])
-    # Each type alone, single-threaded: its own time and peak memory.
-    per_type, per_type_rss = {}, {}
-    for name in PAPER_TYPES:
-        gc.collect()
-        with PeakRSS() as type_peak:
-            featurizer = PairFeaturizer(features=name, n_jobs=1)
-            started = time.perf_counter()
-            featurizer.fit_transform(pairs)
-            per_type[name] = time.perf_counter() - started - featurizer.timings_["encode"]
-        per_type_rss[name] = type_peak.bytes
-        log(f"  {name}: {per_type[name]:.2f}s alone (after encoding)")
-        del featurizer
-    out["per_type"] = per_type
-    out["per_type_pairs_per_second"] = {k: n / v for k, v in per_type.items()}
-    out["per_type_peak_rss_bytes"] = per_type_rss
-    out["encode_seconds"] = statistics.median(s["encode"] for s in stages)
+               stages=stages[median_run], stages_of_median_run=stages[median_run],
+               encode_seconds=statistics.median(s["encode"] for s in stages))
+
+    out.update(_binned_copies(pairs, repeats, jobs))
+    out.update(_per_type(pairs, data_dir))
 
     # The straightforward build, on a stated subset (it runs at a few thousand pairs/s).
     subset = pairs[:dict_pairs]
@@ -70,12 +86,7 @@ def bench_features(pairs, repeats: int, dict_pairs: int, jobs: int) -> dict:
     started = time.perf_counter()
     dict_featurize(subset)
     dict_seconds = time.perf_counter() - started
-    ours_subset = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        PairFeaturizer(n_jobs=jobs).fit_transform(subset)
-        ours_subset.append(time.perf_counter() - started)
-    ours_seconds = statistics.median(ours_subset)
+    ours_seconds = statistics.median(_featurize(subset, n_jobs=jobs)[0] for _ in range(repeats))
     out["dict_baseline"] = {"pairs": len(subset), "dict_seconds": dict_seconds, "ours_seconds": ours_seconds,
                             "dict_pairs_per_second": len(subset) / dict_seconds,
                             "ours_pairs_per_second": len(subset) / ours_seconds}
@@ -92,8 +103,48 @@ def bench_features(pairs, repeats: int, dict_pairs: int, jobs: int) -> dict:
         HashingVectorizer(ngram_range=(1, 2)).transform(texts)
         hashing.append(time.perf_counter() - started)
     hashing_seconds = statistics.median(hashing)
-    out["hashing_ngrams"] = {"seconds": hashing_seconds, "pairs_per_second": n / hashing_seconds}
+    out["hashing_ngrams"] = {"seconds": hashing_seconds, "runs": hashing, "pairs_per_second": n / hashing_seconds}
     out["ratio_vs_hashing_ngrams"] = out["pairs_per_second"] / (n / hashing_seconds)
     log(f"HashingVectorizer(1,2): {hashing_seconds:.2f}s; ours/hashing speed ratio "
         f"{out['ratio_vs_hashing_ngrams']:.2f}")
     return out
+
+
+def _binned_copies(pairs, repeats: int, jobs: int) -> dict:
+    """What the binned copies of the real-valued columns cost: the real-valued types with the
+    default bins against bins=0, alternating, medians."""
+    times: dict[int, list[float]] = {0: [], 5: []}
+    for _ in range(repeats):
+        for bins in times:
+            gc.collect()
+            times[bins].append(_featurize(pairs, features="unlexicalized", bins=bins, n_jobs=jobs)[0])
+    with_bins, without = statistics.median(times[5]), statistics.median(times[0])
+    log(f"real-valued types: bins=5 {with_bins:.2f}s, bins=0 {without:.2f}s: binned copies cost "
+        f"{with_bins - without:.2f}s")
+    return {"binned_copies": {"types": "unlexicalized", "bins_5_seconds": with_bins, "bins_0_seconds": without,
+                              "runs": {str(k): v for k, v in times.items()}, "seconds": with_bins - without}}
+
+
+def _per_type(pairs, data_dir: str | None) -> dict:
+    """Each built-in registered type alone, single-threaded: its own time and peak memory."""
+    per_type, per_type_rss, per_type_pairs, notes = {}, {}, {}, {}
+    for name in BUILTIN:
+        measured_on = pairs
+        if name in REAL_PAIRS:
+            load, what = REAL_PAIRS[name]
+            measured_on = load(data_dir)
+            if measured_on is None:
+                notes[name] = f"not measured: needs real pairs ({what}); give --data-dir"
+                log(f"  {name}: {notes[name]}")
+                continue
+            notes[name] = f"measured on {len(measured_on)} pairs: {what}"
+        gc.collect()
+        with PeakRSS() as type_peak:
+            seconds, timings, _ = _featurize(measured_on, features=name, n_jobs=1)
+        per_type[name] = seconds - timings["encode"]
+        per_type_rss[name] = type_peak.bytes
+        per_type_pairs[name] = len(measured_on)
+        log(f"  {name}: {per_type[name]:.2f}s alone (after encoding) on {len(measured_on)} pairs")
+    return {"per_type": per_type,
+            "per_type_pairs_per_second": {k: per_type_pairs[k] / v for k, v in per_type.items()},
+            "per_type_pairs": per_type_pairs, "per_type_peak_rss_bytes": per_type_rss, "per_type_notes": notes}
