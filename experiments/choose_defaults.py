@@ -23,7 +23,7 @@ import features
 from experiments.corpora import get_corpus, resolve_data_dir
 from experiments.engine.config import RunConfig
 from experiments.engine.experiment import Row, run_row
-from experiments.engine.records import write_json_atomic
+from experiments.outputs.records import write_json_atomic
 from experiments.engine.splits import Splits, load_splits
 from features.annotation import annotate
 from features.combine import PairFeaturizer

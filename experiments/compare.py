@@ -18,7 +18,7 @@ from pathlib import Path
 
 from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
 from experiments.engine.errors import UsageError
-from experiments.engine.records import write_json_atomic
+from experiments.outputs.records import write_json_atomic
 from experiments.engine.significance import compare_predictions
 
 

@@ -16,7 +16,7 @@ from experiments.commandline.arguments import add_import_argument, import_user_m
 from experiments.commandline.exits import user_errors
 from experiments.corpora.readers.glue import read_ax
 from experiments.engine.errors import UsageError
-from experiments.engine.records import write_json_atomic
+from experiments.outputs.records import write_json_atomic
 from experiments.outputs.breakdown import breakdown, format_breakdown
 from experiments.outputs.model_files import load_predictor
 from experiments.outputs.submissions import TASKS, SubmissionError, read_predictions

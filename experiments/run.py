@@ -29,7 +29,7 @@ from experiments.corpora import resolve_data_dir
 from experiments.engine.config import RunConfig
 from experiments.engine.errors import UsageError
 from experiments.engine.experiment import run
-from experiments.engine.records import write_json_atomic
+from experiments.outputs.records import write_json_atomic
 from experiments.outputs.plots import plot_rows
 from experiments.outputs.report import data_notes, error_rows, format_report, summary_table
 from experiments.outputs.tabular import SUFFIXES, format_table

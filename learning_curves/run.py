@@ -38,7 +38,7 @@ from experiments.commandline.paths import check_output_dir
 from experiments.engine.config import RunConfig
 from experiments.engine.errors import UsageError
 from experiments.engine.parallel import grid_backend, n_jobs
-from experiments.engine.records import versions, write_json_atomic
+from experiments.outputs.records import versions, write_json_atomic
 from experiments.engine.splits import labels_of, load_splits
 from experiments.outputs.published import SNLI_LEARNING_CURVE
 from features.combine import PairFeaturizer

@@ -126,7 +126,7 @@ def test_bad_numbers_exit_2(args, message):
 
 
 def test_records_never_hold_invalid_json(tmp_path):
-    from experiments.engine.records import write_json_atomic
+    from experiments.outputs.records import write_json_atomic
     with pytest.raises(ValueError):
         write_json_atomic(tmp_path / "r.json", {"C": float("inf")})
     assert not (tmp_path / "r.json").exists()

@@ -29,7 +29,7 @@ from .errors import UsageError
 from .explanations import explain_examples, top_features
 from .metrics import evaluate
 from .parallel import grid_backend, n_jobs
-from .records import peak_rss_bytes, versions
+from ..outputs.records import peak_rss_bytes, versions
 from .resampling import bootstrap
 from .selection import choose, describe_folds, out_of_fold_predictions, stratified_folds
 from .significance import compare_predictions

@@ -13,7 +13,7 @@ from features.labels import two_class
 from ..corpora import Corpus, resolve_data_dir
 from .config import RunConfig
 from .errors import UsageError
-from .records import sha256_file
+from ..outputs.records import sha256_file
 
 
 @dataclass

