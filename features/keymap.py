@@ -346,7 +346,9 @@ def _columns(pending: list, row_bits: int, min_count: int):
             key_start = (int(packed[hi]) >> row_bits) << row_bits
             hi = int(np.searchsorted(packed, key_start))
             if hi <= lo:  # one key fills the block: end after it
-                hi = int(np.searchsorted(packed, key_start + (1 << row_bits)))
+                # its last possible entry, side='right': key_start + (1 << row_bits) can be 2**63,
+                # which is no int64 (numpy would compare it as a float)
+                hi = int(np.searchsorted(packed, np.int64(key_start | ((1 << row_bits) - 1)), side="right"))
         block_counts, block_keys, block_indices = _key_runs(packed[lo:hi], row_bits, min_count)
         counts.append(block_counts)
         column_keys.append(block_keys + lowest)

@@ -107,8 +107,8 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
             self.n_iter_ = int(np.max(model.n_iter_))
             self.converged_ = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
         if not self.converged_:
-            warnings.warn(f"logistic regression ({solver}, C={self.C}) stopped at max_iter={self.max_iter} "
-                          f"before reaching tol={tol}", ConvergenceWarning, stacklevel=2)
+            warnings.warn(f"logistic regression ({solver}, C={self.C}) stopped after {self.n_iter_} steps "
+                          f"(max_iter={self.max_iter}) before reaching tol={tol}", ConvergenceWarning, stacklevel=2)
         self.solver_ = solver
         self.model_ = model
         self.classes_ = model.classes_
@@ -216,6 +216,20 @@ def _newton_pcg(X, codes: np.ndarray, n_classes: int, C: float, tol: float, max_
         out /= n
         return out
 
+    try:
+        x, step_count, converged = _newton_steps(x, weights, scores, loss, transposed, products.squares,
+                                                 Y, lam, tol, max_iter)
+    finally:
+        products.close()
+    W = np.zeros((d_all, K))
+    W[used] = x[weights].reshape(d, K)
+    return W, x[weights.stop:], step_count, converged
+
+
+def _newton_steps(x, weights, scores, loss, transposed, squares, Y, lam, tol, max_iter):
+    """Newton steps from x until max |gradient| <= tol or max_iter; (x, steps, converged). A line
+    search that cannot decrease the objective (float32 products near the optimum) stops the fit
+    where it is, unconverged, rather than accept a worse point."""
     Z = scores(x)
     f, lse = loss(Z, x)
     g, diag = np.empty_like(x), np.empty_like(x)
@@ -229,7 +243,7 @@ def _newton_pcg(X, codes: np.ndarray, n_classes: int, C: float, tol: float, max_
             break
         if step_count == max_iter:
             break
-        transposed(P * (1 - P), diag, products.squares)
+        transposed(P * (1 - P), diag, squares)
         diag[weights] += lam
         diag[weights.stop:] += 1e-12
 
@@ -248,14 +262,13 @@ def _newton_pcg(X, codes: np.ndarray, n_classes: int, C: float, tol: float, max_
             trial = x + step * p
             Z_new = scores(trial)
             f_new, lse_new = loss(Z_new, trial)
-            if f_new <= f + 1e-4 * step * slope or step < 1e-10:
+            if f_new <= f + 1e-4 * step * slope:
                 break
             step *= 0.5
+            if step < 1e-10:
+                return x, step_count, False
         x, Z, f, lse = trial, Z_new, f_new, lse_new
-    products.close()
-    W = np.zeros((d_all, K))
-    W[used] = x[weights].reshape(d, K)
-    return W, x[weights.stop:], step_count, converged
+    return x, step_count, converged
 
 
 class _Products:
@@ -279,6 +292,8 @@ class _Products:
             self.features = np.arange(Xt.shape[0])
         bounds = np.linspace(0, Xt.shape[0], max(1, n_threads) + 1).astype(int)
         self.blocks = [(lo, hi, Xt[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+        if not self.blocks:  # no feature present in any row: X @ V is all zeros
+            self.blocks = [(0, 0, Xt)]
         self.squares = [(lo, hi, sp.csr_matrix((m.data * m.data, m.indices, m.indptr), shape=m.shape)  # shares indices
                          if sp.issparse(m) else m * m) for lo, hi, m in self.blocks]
         self.pool = ThreadPoolExecutor(len(self.blocks)) if len(self.blocks) > 1 else None

@@ -90,6 +90,17 @@ def test_indicator_columns_every_route_equals_a_dict_build(monkeypatch, pack_bit
         assert np.flatnonzero(dense[:, col]).tolist() == expected[key]
 
 
+def test_a_key_filling_blocks_at_the_top_of_the_int64_range_stays_one_column(monkeypatch):
+    # key bits + row bits = 63: the end of the top key's run is 2**63, which is no int64
+    monkeypatch.setattr(keymap, "_BLOCK", 1000)
+    n, top = 2048, (1 << 52) - 1  # 2048 rows: 11 row bits
+    rows = np.r_[0, np.arange(n)].astype(np.int32)
+    keys = np.r_[0, np.full(n, top)].astype(np.int64)
+    matrix, columns = indicator_columns(rows, keys, n, 1)
+    assert columns.tolist() == [0, top]
+    assert np.asarray(matrix.sum(axis=0)).ravel().tolist() == [1.0, n]
+
+
 def test_indicator_columns_of_nothing_and_indicator_matrix_counts_once():
     matrix, columns = indicator_columns(np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64), 4)
     assert matrix.shape == (4, 0) and len(columns) == 0

@@ -183,6 +183,14 @@ def test_newton_pcg_reaches_scikit_learns_optimum(C):
     assert objective(X, codes, tight.model_.coef_, tight.model_.intercept_, C) == pytest.approx(best, rel=1e-9)
 
 
+def test_newton_pcg_with_no_feature_present_fits_the_class_frequencies():
+    import scipy.sparse as sp
+    X = sp.csr_matrix((6, 4), dtype=np.float32)  # e.g. a learning-curve sample without kept features
+    model = LogisticClassifier(solver="newton-pcg").fit(X, list("abcaba"))
+    assert model.converged_ and not model.class_weights().any()
+    np.testing.assert_allclose(model.predict_proba(X[:1])[0], [3 / 6, 2 / 6, 1 / 6], atol=1e-4)
+
+
 def test_unconverged_fit_says_so_and_warm_start_resumes():
     from sklearn.exceptions import ConvergenceWarning
 

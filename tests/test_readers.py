@@ -281,6 +281,9 @@ def test_csv_field_longer_than_the_csv_module_limit(tmp_path):
     ('{"sentence1": ' + "[" * 100_000 + "]" * 100_000 + "}", r"x.jsonl:2: invalid JSON \(nested too deeply\)"),
     ('{"sentence1": "a", "sentence2": "b", "gold_label": "neutral", "n": ' + "9" * 5000 + "}",
      r"x.jsonl:2: invalid JSON \(.*5000 digits"),
+    # 1,000 levels: within orjson's limit (1,023), beyond json's; the same bad row with or without orjson
+    ('{"sentence1": "a", "sentence2": "b", "gold_label": "neutral", "x": ' + "[" * 1000 + "]" * 1000 + "}",
+     r"x.jsonl:2: invalid JSON \(nested too deeply\)"),
 ])
 def test_jsonl_lines_json_cannot_hold(tmp_path, line, message):
     good = jsonl_row(sentence1="a", sentence2="b", gold_label="neutral")

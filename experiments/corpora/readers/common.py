@@ -30,6 +30,7 @@ _ASCII_SPACE = " \t\n\r\x0b\x0c"  # what bytes.strip() removes: a line of only t
 # A JSON line can only produce a lone surrogate through an escape of one, so only such lines are searched.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _BLOCK_BYTES = 1 << 23  # files are read and decoded 8 MiB at a time
+_DEEP = 900  # brackets in a JSON line from which json.loads, not orjson, decides (recursion limit ~1000)
 
 
 class DataFormatError(ValueError):
@@ -224,6 +225,8 @@ def _parsed_exactly_by_orjson(line: str) -> dict | None:
     """
     if _orjson is None:
         return None
+    if len(line) >= 2 * _DEEP and line.count("[") + line.count("{") >= _DEEP:
+        return None  # perhaps nested deeper than json.loads goes (orjson goes to 1023 levels)
     try:
         obj = _orjson.loads(line)
     except ValueError:
