@@ -6,7 +6,6 @@ from __future__ import annotations
 import gc
 import statistics
 import time
-from pathlib import Path
 from typing import Callable
 
 import numpy as np
@@ -25,24 +24,25 @@ def corpus_shape(pairs) -> dict:
             "vocabulary_types": len(words), "distinct_premises": len({p.premise for p in pairs})}
 
 
-def sick_with_lemmas(data_dir: str | None):
-    """All SICK pairs annotated with tags and lemmas (spaCy, cached), or None without data."""
+def wordnet_pairs(data_dir: str | None, n_pairs: int):
+    """SICK train+dev with tags and lemmas, cycled to `n_pairs` (`lexical.sick_pairs_with_lemmas`),
+    with NLTK's WordNet reader loaded beforehand (once per process, not a cost of featurizing);
+    None without data."""
     if not data_dir:
         return None
-    from features.annotation import annotate
+    from features.wordnet_data import load_wordnet
 
-    from ..corpora import get_corpus
-    sick = get_corpus("sick")
-    pairs = [p for split in sick.available_splits(Path(data_dir)) for p in sick.load(split, data_dir).pairs]
-    return annotate(pairs, lemmas=True) if pairs else None
+    from .lexical import sick_pairs_with_lemmas
+    load_wordnet()
+    return sick_pairs_with_lemmas(data_dir, n_pairs)[0]
 
 
 # The hook for built-in types that the generated corpus cannot exercise (it has no real words,
-# no lemmas): type -> (function of --data-dir returning the real pairs to measure it on, what
-# they are). A type listed here is measured on those pairs, or skipped with a note when they
+# no lemmas): type -> (function of --data-dir and the corpus size returning the real pairs to
+# measure it on, what they are). A type listed here is measured on those pairs, or skipped with a note when they
 # are not available; every other built-in type is measured on the generated corpus.
-REAL_PAIRS: dict[str, tuple[Callable[[str | None], list | None], str]] = {
-    "wordnet": (sick_with_lemmas, "SICK, all splits, spaCy tags and lemmas"),
+REAL_PAIRS: dict[str, tuple[Callable[[str | None, int], list | None], str]] = {
+    "wordnet": (wordnet_pairs, "SICK train+dev with spaCy tags and lemmas, cycled to the corpus size"),
 }
 
 
@@ -132,7 +132,7 @@ def _per_type(pairs, data_dir: str | None) -> dict:
         measured_on = pairs
         if name in REAL_PAIRS:
             load, what = REAL_PAIRS[name]
-            measured_on = load(data_dir)
+            measured_on = load(data_dir, len(pairs))
             if measured_on is None:
                 notes[name] = f"not measured: needs real pairs ({what}); give --data-dir"
                 log(f"  {name}: {notes[name]}")
