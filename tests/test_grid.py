@@ -1,6 +1,8 @@
 """Grids: the ablation table, and the same results on a Dask LocalCluster as on local workers."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from experiments.engine.config import RunConfig
@@ -20,7 +22,17 @@ def test_ablation_table_rows():
     assert record["rows"][1]["features"] == ["length_diff", "overlap"]
 
 
-def test_dask_local_cluster_gives_the_local_results():
+@pytest.fixture
+def environment_restored():
+    """Dask's LocalCluster leaves OMP_NUM_THREADS=1 (and more) in os.environ for its workers; later
+    tests that start processes (the notebook's kernel) would inherit them and run on one thread."""
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)
+
+
+def test_dask_local_cluster_gives_the_local_results(environment_restored):
     distributed = pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
     config = dict(dataset="demo", paper_table=True, progress=False, grids={"C": (0.1, 1.0)})
     local = run(RunConfig(**config, jobs=2))
