@@ -7,7 +7,16 @@ from .annotation import Annotator, annotate
 from .combine import PairFeaturizer
 from .options import OPTIONS
 from .pair import Pair, pairs_from
-from .registry import BUILTIN, FEATURE_TYPES, GROUPS, PAPER_TYPES, register_feature, resolve, unregister_feature
+from .registry import (
+    BUILTIN,
+    FEATURE_TYPES,
+    GROUPS,
+    PAPER_TYPES,
+    register_feature,
+    resolve,
+    types_need_lemmas,
+    unregister_feature,
+)
 
 __all__ = ["Annotator", "BUILTIN", "FEATURE_TYPES", "GROUPS", "OPTIONS", "PAPER_TYPES", "Pair", "PairFeaturizer", "annotate",
-           "pairs_from", "register_feature", "resolve", "unregister_feature"]
+           "pairs_from", "register_feature", "resolve", "types_need_lemmas", "unregister_feature"]

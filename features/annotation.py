@@ -421,16 +421,17 @@ def _tag(sentences: list[str], tagger: Tagger, cache: AnnotationCache, jobs: int
             found[sentence] = annotation
     del known
     done = 0
+    who = f"tagger {tagger.name}"  # once: a tagger's name may look up package versions (~0.5 ms)
     for part in _tag_stream(tagger, missing, jobs, progress):
         names = missing[done:done + len(part)]
         if len(names) != len(part):
-            raise RuntimeError(f"tagger {tagger.name} returned more results than sentences")
-        fresh = {s: _checked(result, s, f"tagger {tagger.name}") for s, result in zip(names, part)}
+            raise RuntimeError(f"{who} returned more results than sentences")
+        fresh = {s: _checked(result, s, who) for s, result in zip(names, part)}
         cache.add(fresh)
         found.update((s, _as_annotation(entry)) for s, entry in fresh.items())
         done += len(part)
     if done != len(missing):
-        raise RuntimeError(f"tagger {tagger.name} returned {done} results for {len(missing)} sentences")
+        raise RuntimeError(f"{who} returned {done} results for {len(missing)} sentences")
     cache.compact()
     counts.update(sentences=len(sentences), cached=len(sentences) - len(missing), tagged=len(missing))
     return found

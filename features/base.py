@@ -128,6 +128,13 @@ class DenseFeature(FeatureType):
     columns: ClassVar[tuple[str, ...]] = ()
     integer_columns: ClassVar[tuple[str, ...]] = ()
 
+    def __init__(self, *, lowercase: bool = True, scale: str = "standard", bins: int = 0,
+                 bin_integers: str = "values"):
+        self.lowercase = lowercase
+        self.scale = scale
+        self.bins = bins
+        self.bin_integers = bin_integers
+
     def _values(self, batch: EncodedPairs) -> np.ndarray:
         """float64 array (n_pairs, len(columns))."""
         raise NotImplementedError

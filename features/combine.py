@@ -12,7 +12,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .encoding import Encoder, check_pairs
 from .options import DEFAULTS, OPTIONS
-from .registry import FEATURE_TYPES, build, custom_functions, register_feature, resolve
+from .registry import build, custom_functions, register_feature, resolve, types_need_lemmas
 
 
 class PairFeaturizer(TransformerMixin, BaseEstimator):
@@ -50,7 +50,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     @property
     def needs_lemmas(self) -> bool:
         """Whether a selected type reads lemmas (annotate pairs with `lemmas=True`)."""
-        return any(getattr(FEATURE_TYPES[name], "needs_lemmas", False) for name in self.feature_types)
+        return types_need_lemmas(self.feature_types)
 
     # A custom feature type lives in this process's registry. Pickled (for joblib or Dask workers,
     # GridSearchCV, a notebook's process pool), the featurizer carries the functions of the custom

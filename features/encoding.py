@@ -149,7 +149,7 @@ class EncodedPairs:
         a, b = getattr(self, a_name), getattr(self, b_name)
         vocabulary = int(max(a.ids.max(initial=-1), b.ids.max(initial=-1))) + 1
         parts = []
-        for start, stop in _row_ranges(a.lengths + b.lengths, CHUNK_TOKENS):
+        for start, stop in row_ranges(a.lengths + b.lengths, CHUNK_TOKENS):
             a_lo, a_hi, b_lo, b_hi = a.offsets[start], a.offsets[stop], b.offsets[start], b.offsets[stop]
             a_keys = a.token_rows(start, stop)
             b_rows = b.token_rows(start, stop)
@@ -197,10 +197,10 @@ class EncodedPairs:
     def row_chunks(self, budget: int | None = None) -> Iterator[tuple[int, int]]:
         """Row ranges whose premise x hypothesis cross products hold about `budget` cells each
         (default `CHUNK_CELLS`)."""
-        return _row_ranges(self.premise.lengths * self.hypothesis.lengths, budget or CHUNK_CELLS)
+        return row_ranges(self.premise.lengths * self.hypothesis.lengths, budget or CHUNK_CELLS)
 
 
-def _row_ranges(weights: np.ndarray, budget: int) -> Iterator[tuple[int, int]]:
+def row_ranges(weights: np.ndarray, budget: int) -> Iterator[tuple[int, int]]:
     """Consecutive row ranges whose weights add up to about `budget` (at least one row each)."""
     total = np.cumsum(weights)
     n, start = len(weights), 0

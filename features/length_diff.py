@@ -13,12 +13,5 @@ class LengthDiff(DenseFeature):
     columns = ("hyp_minus_premise",)
     integer_columns = columns
 
-    def __init__(self, *, lowercase: bool = True, scale: str = "standard", bins: int = 0,
-                 bin_integers: str = "values"):
-        self.lowercase = lowercase
-        self.scale = scale
-        self.bins = bins
-        self.bin_integers = bin_integers
-
     def _values(self, batch):
         return (batch.hypothesis.lengths - batch.premise.lengths).astype(np.float64)[:, None]

@@ -28,13 +28,6 @@ class Negation(DenseFeature):
     columns = ("premise_only", "hypothesis_only", "both", "premise_count", "hypothesis_count")
     integer_columns = columns
 
-    def __init__(self, *, lowercase: bool = True, scale: str = "standard", bins: int = 0,
-                 bin_integers: str = "values"):
-        self.lowercase = lowercase
-        self.scale = scale
-        self.bins = bins
-        self.bin_integers = bin_integers
-
     def _values(self, batch) -> np.ndarray:
         forms = batch.encoder.forms_
         negation_ids = np.array(sorted(i for form, i in forms.items() if form.lower() in NEGATION_WORDS),
@@ -42,7 +35,7 @@ class Negation(DenseFeature):
         n = len(batch)
         counts = []
         for side, tokens_of in ((batch.premise, "premise_tokens"), (batch.hypothesis, "hypothesis_tokens")):
-            rows = np.repeat(np.arange(n, dtype=np.int64), side.lengths)
+            rows = side.token_rows()
             negated = np.isin(side.ids, negation_ids)
             # Words the fitted vocabulary lacks got fresh ids while encoding this batch, past the
             # vocabulary: read those few tokens themselves.

@@ -84,6 +84,11 @@ def unregister_feature(name: str) -> None:
     FEATURE_TYPES.pop(name, None)
 
 
+def types_need_lemmas(names) -> bool:
+    """Whether any of these feature types reads lemmas (annotate pairs with `lemmas=True`)."""
+    return any(getattr(FEATURE_TYPES[name], "needs_lemmas", False) for name in names)
+
+
 def valid_names() -> list[str]:
     return sorted(GROUPS) + sorted(FEATURE_TYPES)
 

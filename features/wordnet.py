@@ -9,17 +9,9 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .base import DenseFeature
-from .encoding import Side, matching_cross_index
+from .encoding import Side, matching_cross_index, row_ranges
 from .keymap import factorize
-from .lexical import (
-    COARSE_POS,
-    COHYPONYM_DEPTH,
-    HYPERNYM_DEPTH,
-    POS_CODES,
-    RELATIONS,
-    STRENGTH,
-    WordNetRelations,
-)
+from .lexical import _POS_NUMBER, COHYPONYM_DEPTH, HYPERNYM_DEPTH, RELATIONS, STRENGTH, WordNetRelations
 
 _LEMMAS = attrgetter("premise_lemmas"), attrgetter("hypothesis_lemmas")
 _TAGS = attrgetter("premise_tags"), attrgetter("hypothesis_tags")
@@ -73,16 +65,12 @@ class WordNet(DenseFeature):
         self.senses = senses
         self.wordnet_dir = wordnet_dir
 
-    def fit_transform(self, pairs, y=None):
-        self.relations_ = WordNetRelations(data_dir=self.wordnet_dir, max_depth=self.hypernym_depth,
-                                           cohyponym_depth=self.cohyponym_depth, senses=self.senses)
-        self.relations_.reader  # noqa: B018 - missing WordNet fails here, not on the first content word
-        return super().fit_transform(pairs, y)
-
-    def raw_values(self, pairs) -> np.ndarray:
-        if not hasattr(self, "relations_"):
-            self.fit(pairs)
-        return super().raw_values(pairs)
+    def _batch(self, pairs, fit: bool):
+        if fit:  # every fitting route comes through here (fit_transform, raw_values on an unfitted type)
+            self.relations_ = WordNetRelations(data_dir=self.wordnet_dir, max_depth=self.hypernym_depth,
+                                               cohyponym_depth=self.cohyponym_depth, senses=self.senses)
+            self.relations_.reader  # noqa: B018 - missing WordNet fails here, not on the first content word
+        return super()._batch(pairs, fit)
 
     def _values(self, batch) -> np.ndarray:
         counts = self.relation_counts(batch.pairs)
@@ -96,12 +84,12 @@ class WordNet(DenseFeature):
         p, h = _sides(pairs, self.relations_)
         n = len(pairs)
         best = np.zeros(len(h.ids), dtype=np.int8)  # strength per hypothesis content token; 0 = unrelated
-        for start, stop in _row_chunks(p.lengths * h.lengths, _CELLS):
+        for start, stop in row_ranges(p.lengths * h.lengths, _CELLS):
             _, pi, hi = matching_cross_index(p, h, p.coarse, h.coarse, start, stop)
             if len(pi):
                 codes = self.relations_.codes(p.ids[pi], h.ids[hi], p.coarse[pi])
                 np.maximum.at(best, hi, (len(RELATIONS) - 1 - codes).astype(np.int8))
-        rows = np.repeat(np.arange(n, dtype=np.int64), h.lengths)
+        rows = h.token_rows()
         relation = _BY_STRENGTH[best]
         return np.bincount(rows * len(RELATIONS) + relation, minlength=n * len(RELATIONS)).reshape(n, -1)
 
@@ -154,17 +142,5 @@ class _PosOf(dict):
     """PTB tag -> coarse POS number (POS_CODES order), -1 for tags without one; filled as tags come."""
 
     def __missing__(self, tag: str) -> int:
-        pos = COARSE_POS.get(tag[:2])
-        code = self[tag] = POS_CODES.index(pos) if pos else -1
+        code = self[tag] = _POS_NUMBER.get(tag[:2], -1)
         return code
-
-
-def _row_chunks(cells: np.ndarray, budget: int):
-    """Row ranges whose cells add up to about `budget` each (at least one row per range)."""
-    total = np.cumsum(cells)
-    n, start = len(cells), 0
-    while start < n:
-        base = total[start - 1] if start else 0
-        stop = min(max(int(np.searchsorted(total, base + budget, side="right")), start + 1), n)
-        yield start, stop
-        start = stop

@@ -20,8 +20,7 @@ from pathlib import Path
 import numpy as np
 
 import features
-from experiments.engine.experiment import tuning_grid
-from experiments.engine.selection import candidate_label, choose
+from experiments.engine.selection import candidate_label, tune
 from features.atomic import atomic_open
 from features.registry import describe
 from models import DEFAULT_MODEL, MODELS, ModelSpec, get_model
@@ -124,12 +123,8 @@ def fit_point(point: Point, config: CurveConfig, inputs: dict, run_config) -> di
     else:
         model = spec.build(seed=run_config.seed)
         if spec.tuning is not None:
-            grid = tuning_grid(spec, model, run_config.grids)
-            on_dev = spec.tuning.on == "dev" and X_sel is not None
-            selection = choose(model, grid, Xs, ys, X_sel if on_dev else None, y_sel if on_dev else None,
-                               cv_folds=run_config.cv_folds, seed=run_config.seed, jobs=1,
-                               extend=spec.tuning.extend)
-            model.set_params(**selection.chosen)
+            selection = tune(spec, model, run_config.grids, Xs, ys, X_sel, y_sel,
+                             cv_folds=run_config.cv_folds, seed=run_config.seed)
             chosen = candidate_label(selection.chosen)
     model.fit(Xs, ys)
     seconds = time.perf_counter() - started

@@ -106,8 +106,7 @@ def draw(args) -> int:
                            grids={"C": parse_c_grid(args.c_grid)}, featurizer=featurizer_options(args),
                            label_map=args.label_map, allow_unseen_labels=args.allow_unseen_labels,
                            backend=args.backend, scheduler=args.scheduler, custom=custom_files(args))
-    lemmas = any(c.spec.needs_lemmas or any(getattr(features.FEATURE_TYPES[t], "needs_lemmas", False)
-                                             for t in c.feature_types) for c in curves.values())
+    lemmas = any(c.spec.needs_lemmas or features.types_need_lemmas(c.feature_types) for c in curves.values())
     data = load_splits(run_config, corpus, log, lemmas=lemmas)
     if data.evaluation is None:
         raise UsageError(f"{corpus.name} has no dev split to score points on; use --eval-split test")

@@ -80,8 +80,8 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         if y is not None:
             check_training_labels(y)  # the suite's messages for an empty or one-class training set
+        # CSR or an array, float32 kept (newton-pcg's products run in the matrix's precision)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32])
-        y = check_training_labels(y)
         classes, codes = np.unique(y, return_inverse=True)
         solver = self.solver
         if solver == "auto":
@@ -96,7 +96,6 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         if previous is not None and solver != NEWTON:
             model.coef_, model.intercept_ = previous.coef_, previous.intercept_
         if solver == NEWTON:
-            X = _as_float_matrix(X)
             start = None
             if previous is not None and previous.coef_.shape == (len(classes), X.shape[1]):
                 start = previous.coef_.T, previous.intercept_
@@ -156,15 +155,6 @@ def _threads(n_jobs: int | None) -> int:
     limit = os.environ.get("OMP_NUM_THREADS", "")
     cores = os.cpu_count() or 1
     return min(cores, int(limit)) if limit.isdigit() and int(limit) > 0 else cores
-
-
-def _as_float_matrix(X):
-    """CSR float32/float64 (the precision of the matrix products), or a float array."""
-    if sp.issparse(X):
-        X = X.tocsr()
-        return X if X.dtype in (np.float32, np.float64) else X.astype(np.float64)
-    X = np.asarray(X)
-    return X if X.dtype in (np.float32, np.float64) else X.astype(np.float64)
 
 
 def objective(X, y, coef: np.ndarray, intercept: np.ndarray, C: float) -> float:

@@ -61,7 +61,7 @@ def import_user_modules(argv: list[str] | None) -> None:
     user's), like `python -m` does.
     """
     pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--import", dest="modules", action="append", default=[])
+    add_import_argument(pre)
     modules = pre.parse_known_args(sys.argv[1:] if argv is None else argv)[0].modules
     if modules and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())

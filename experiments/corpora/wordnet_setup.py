@@ -27,6 +27,8 @@ from features.wordnet_data import (
     WORDNET_30_SYNSETS,
     WordNetMissingError,
     load_wordnet,
+    locate_wordnet,
+    search_path,
 )
 
 from .sources import STAGING_PREFIX, remove_stale_staging
@@ -79,7 +81,7 @@ class WordNetInstall:
             head = f"wordnet: installed at {self.path} from {self.origin}"
         lines = [head, *(f"wordnet: {note}" for note in self.notes),
                  f"wordnet: NLTK loads {self.synsets:,} synsets (WordNet 3.0 has {WORDNET_30_SYNSETS:,})"]
-        if str(self.data_dir) not in _nltk_search_path():
+        if str(self.data_dir) not in search_path():
             lines.append(f"wordnet: NLTK does not search {self.data_dir} by default: export NLTK_DATA={self.data_dir}")
         return lines
 
@@ -114,7 +116,7 @@ def install_wordnet(nltk_data: Path | str | None = None, *, source: str = "auto"
         raise WordNetSetupError(f"unknown WordNet source {source!r}; choose from {', '.join(SETUP_SOURCES)}")
     target = Path(nltk_data) if nltk_data is not None else default_nltk_data_dir()
     target = target.expanduser().absolute()
-    if not force and _installed(target):
+    if not force and locate_wordnet(target):
         log(f"wordnet: found an installation in {target}; verifying it")
         try:
             synsets = _verify(target, expect_synsets)
@@ -164,10 +166,6 @@ _WAYS_OUT = ("\nWays out:\n"
              f"  3. a WordNet 3.0 database folder elsewhere: `{SETUP_COMMAND} --source system --system-dir DIR`")
 
 
-def _installed(target: Path) -> bool:
-    return (target / RESOURCE).exists() or (target / f"{RESOURCE}.zip").exists()
-
-
 def _from_nltk(staging: Path, index_url: str | None, log: Callable[[str], None]) -> str:
     from nltk.downloader import Downloader
     index = index_url or Downloader.DEFAULT_URL
@@ -181,7 +179,7 @@ def _from_nltk(staging: Path, index_url: str | None, log: Callable[[str], None])
         done = downloader.download("wordnet", download_dir=str(staging), **options)
     except Exception as exc:  # NLTK reports its own failures as ValueError, the network's as whatever urllib raises
         raise WordNetSetupError(f"{index}: {exc}") from None
-    if not done or not _installed(staging):
+    if not done or not locate_wordnet(staging):
         reason = errors.getvalue().strip() or "no reason given"
         raise WordNetSetupError(f"{index}: no wordnet package installed ({reason})")
     try:
@@ -270,7 +268,3 @@ def _on_nltk_path(directory: Path) -> Iterator[None]:
     finally:
         nltk.data.path[:] = saved
 
-
-def _nltk_search_path() -> list[str]:
-    from features.wordnet_data import search_path
-    return search_path()

@@ -31,7 +31,7 @@ from .metrics import evaluate
 from .parallel import grid_backend, n_jobs
 from ..outputs.records import peak_rss_bytes, versions
 from .resampling import bootstrap
-from .selection import choose, describe_folds, out_of_fold_predictions, stratified_folds
+from .selection import describe_folds, out_of_fold_predictions, stratified_folds, tune
 from .significance import compare_predictions
 from .splits import Splits, labels_of, load_splits
 
@@ -165,13 +165,10 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
         X_train, X_sel, X_eval = data.train, data.selection, data.evaluation
     estimator = spec.build(seed=config.seed, jobs=jobs)
     if spec.tuning is not None:
-        grid = tuning_grid(spec, estimator, {**config.grids, **row.grid})
-        on_dev = spec.tuning.on == "dev" and X_sel is not None
-        selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
-                           cv_folds=config.cv_folds, seed=config.seed, jobs=jobs,
-                           extend=spec.tuning.extend)
-        estimator.set_params(**selection.chosen)
+        selection = tune(spec, estimator, {**config.grids, **row.grid}, X_train, y_train, X_sel, y_sel,
+                         cv_folds=config.cv_folds, seed=config.seed, jobs=jobs)
         result["selection"] = selection.record()
+    folds = None
     if data.evaluation is None:  # no dev split: score out-of-fold predictions on train
         folds = stratified_folds(y_train, config.cv_folds, config.seed)
         if folds is None:
@@ -180,7 +177,6 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
         y_eval = y_train
         result["evaluation"] = describe_folds(folds, config.seed)
     if config.bootstrap:
-        folds = None if data.evaluation is not None else stratified_folds(y_train, config.cv_folds, config.seed)
         result["bootstrap"] = bootstrap(estimator, X_train, y_train, X_eval, y_eval if folds is None else None,
                                         folds=folds, resamples=config.bootstrap, seed=config.seed, jobs=jobs)
     model = estimator.fit(X_train, y_train)
@@ -217,12 +213,6 @@ def _check_two_class_labels(pairs, spec) -> None:
                          f"{sorted(labels)[-1]}=entailment,{sorted(labels)[0]}=not_entailment")
 
 
-def tuning_grid(spec, estimator, given: dict) -> dict:
-    """The spec's grid, with the run's candidates (`--C`, `--wordnet`) for parameters the model has."""
-    params = estimator.get_params()
-    return {**spec.tuning.grid, **{name: values for name, values in given.items() if name in params}}
-
-
 def run(config: RunConfig, log=None) -> dict:
     """Run the configured experiment; returns the JSON-able record (fitted models under `_predictors`)."""
     log = log or (lambda message: print(message, file=sys.stderr) if config.progress else None)
@@ -231,8 +221,7 @@ def run(config: RunConfig, log=None) -> dict:
     notes: list[str] = []
     rows = plan_rows(config, corpus, notes)
     started = time.perf_counter()
-    lemmas = any(r.spec.needs_lemmas for r in rows) or any(
-        getattr(features.FEATURE_TYPES[t], "needs_lemmas", False) for r in rows for t in r.feature_types)
+    lemmas = any(r.spec.needs_lemmas or features.types_need_lemmas(r.feature_types) for r in rows)
     data = load_splits(config, corpus, log, lemmas=lemmas)
     timings["load_and_annotate"] = time.perf_counter() - started
     featurizer, matrices = None, {}
@@ -299,7 +288,7 @@ def compare_with_full_set(rows: list[Row], results: list[dict]) -> None:
         full, full_result = max(with_features or same, key=lambda item: len(item[0].feature_types))
         if full is row:
             continue
-        test = compare_predictions(result["predictions"], full_result["predictions"])
+        test = compare_predictions(result["predictions"], full_result["predictions"], bootstrap=False)
         result.update(delta=test["delta"], mcnemar_p=test["mcnemar_p"], vs=full.name)
 
 
@@ -312,15 +301,15 @@ def majority_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict
         if any(r.spec.name == "majority" and r.two_class == binary for r in rows):
             continue  # the table has the row itself
         y_train = labels_of(data.train, binary)
+        majority = MajorityClassifier().fit(y_train, y_train)
         if data.evaluation is not None:
-            majority = MajorityClassifier().fit(y_train, y_train)
             accuracy = float(np.mean(majority.predict(data.evaluation) == labels_of(data.evaluation, binary)))
         else:
             folds = stratified_folds(y_train, config.cv_folds, config.seed) or [(np.arange(len(y_train)),) * 2]
             accuracy = float(np.mean(out_of_fold_predictions(MajorityClassifier(), y_train, y_train, folds)
                                      == y_train))
         out[f"{2 if binary else len(set(y_train))}-class"] = {
-            "accuracy": accuracy, "label": str(MajorityClassifier().fit(y_train, y_train).majority_)}
+            "accuracy": accuracy, "label": str(majority.majority_)}
     return {"majority": out} if out else {}
 
 

@@ -124,6 +124,21 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
     return Selection(best_params, {candidate_label(c): float(a) for c, a in scored}, by, extended, at_edge)
 
 
+def tune(spec, estimator, given: dict, X_train, y_train, X_sel=None, y_sel=None, *, cv_folds: int, seed: int,
+         jobs: int = 1) -> Selection:
+    """Choose the hyperparameters `spec.tuning` names for `estimator` and set them on it: on the
+    selection split when the spec tunes on dev and there is one, else by CV on train.
+
+    given: the run's candidates (`--C`, `--wordnet`), used for the parameters the estimator has."""
+    params = estimator.get_params()
+    grid = {**spec.tuning.grid, **{name: values for name, values in given.items() if name in params}}
+    on_dev = spec.tuning.on == "dev" and X_sel is not None
+    selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
+                       cv_folds=cv_folds, seed=seed, jobs=jobs, extend=spec.tuning.extend)
+    estimator.set_params(**selection.chosen)
+    return selection
+
+
 def _step(values: list, down: bool) -> float:
     """The next value beyond an end of an increasing geometric grid: on the 1-3-10 ladder when the
     end is on it (0.003 -> 0.001 -> 0.0003), else by the ratio of the two values at that end."""

@@ -37,9 +37,9 @@ def paired_bootstrap(a_correct, b_correct, resamples: int = 10_000, seed: int = 
             "resamples": resamples, "seed": seed}
 
 
-def compare_predictions(a: dict, b: dict) -> dict:
+def compare_predictions(a: dict, b: dict, bootstrap: bool = True) -> dict:
     """Two runs' per-example predictions ({"ids", "gold", "predicted"}) on the same pairs: both
-    accuracies, the difference, McNemar's p and the paired bootstrap interval."""
+    accuracies, the difference, McNemar's p and (with `bootstrap`) the paired bootstrap interval."""
     if a["ids"] != b["ids"]:
         shared = len(set(a["ids"]) & set(b["ids"]))
         raise ValueError(f"the two runs were scored on different pairs ({len(a['ids'])} and {len(b['ids'])} "
@@ -51,6 +51,8 @@ def compare_predictions(a: dict, b: dict) -> dict:
     a_correct = np.asarray(a["predicted"], dtype=object) == gold
     b_correct = np.asarray(b["predicted"], dtype=object) == gold
     test = mcnemar(a_correct, b_correct)
-    return {"pairs": len(gold), "accuracy_a": float(a_correct.mean()), "accuracy_b": float(b_correct.mean()),
-            "delta": float(a_correct.mean() - b_correct.mean()), "mcnemar": test, "mcnemar_p": test["p"],
-            "bootstrap": paired_bootstrap(a_correct, b_correct)}
+    out = {"pairs": len(gold), "accuracy_a": float(a_correct.mean()), "accuracy_b": float(b_correct.mean()),
+           "delta": float(a_correct.mean() - b_correct.mean()), "mcnemar": test, "mcnemar_p": test["p"]}
+    if bootstrap:
+        out["bootstrap"] = paired_bootstrap(a_correct, b_correct)
+    return out

@@ -73,7 +73,9 @@ def _pipeline(data_dir: str, C: float | None, reference: bool, queue, warm_path:
     stages["featurize"] = time.perf_counter() - started
     detail["featurize_by_type"] = featurizer.timings_
     y = np.array([p.label for p in train], dtype=object)
-    X_dev = featurizer.transform(dev)
+    started = time.perf_counter()
+    X_dev = featurizer.transform(dev)  # once: choosing C, the reference check and predicting all score it
+    dev_featurize_seconds = time.perf_counter() - started
     y_dev = np.array([p.label for p in dev], dtype=object)
     selection = None
     if C is None:
@@ -95,8 +97,8 @@ def _pipeline(data_dir: str, C: float | None, reference: bool, queue, warm_path:
     model = LogisticClassifier(C=C).fit(X, y)
     stages["fit_logistic_regression"] = time.perf_counter() - started
     started = time.perf_counter()
-    predictions = model.predict(featurizer.transform(dev))
-    stages["predict_10k"] = time.perf_counter() - started
+    predictions = model.predict(X_dev)
+    stages["predict_10k"] = dev_featurize_seconds + time.perf_counter() - started  # from raw pairs, as a user would
     accuracy = float(np.mean(predictions == y_dev))
     pipeline_peak = peak_rss_bytes()
     result = {"pairs": len(train), "stages": stages, "peak_rss_bytes": pipeline_peak, "C": C,

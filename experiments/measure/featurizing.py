@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import statistics
 import time
+from itertools import cycle, islice
 from typing import Callable
 
 import numpy as np
@@ -25,16 +26,23 @@ def corpus_shape(pairs) -> dict:
 
 
 def wordnet_pairs(data_dir: str | None, n_pairs: int):
-    """SICK train+dev with tags and lemmas, cycled to `n_pairs` (`lexical.sick_pairs_with_lemmas`),
-    with NLTK's WordNet reader loaded beforehand (once per process, not a cost of featurizing);
-    None without data."""
+    """SICK train+dev with spaCy tags and lemmas (cached), cycled to `n_pairs`; None without data.
+
+    Real sentences matter for `wordnet`: its cost is WordNet lookups per distinct lemma pair,
+    which generated words would not reproduce. Cycling reuses SICK's annotation tuples, as
+    SNLI's readers share one premise among its hypotheses; every pair is still featurized on its
+    own. NLTK's WordNet reader is loaded here, once per process, not as a cost of featurizing.
+    """
     if not data_dir:
         return None
+    from features import annotate
     from features.wordnet_data import load_wordnet
 
-    from .lexical import sick_pairs_with_lemmas
+    from ..corpora import get_corpus
+    sick = get_corpus("sick")
+    distinct = annotate([p for split in ("train", "dev") for p in sick.load(split, data_dir).pairs], lemmas=True)
     load_wordnet()
-    return sick_pairs_with_lemmas(data_dir, n_pairs)[0]
+    return list(islice(cycle(distinct), n_pairs))
 
 
 # The hook for built-in types that the generated corpus cannot exercise (it has no real words,

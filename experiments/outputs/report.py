@@ -128,7 +128,8 @@ def skipped_rows(record: dict) -> str | None:
 def data_notes(record: dict) -> list[str]:
     """What reading the data decided or found that a reader of the results must know: skipped rows,
     detected columns, labels training never shows."""
-    notes = [skipped_rows(record)] if skipped_rows(record) else []
+    skipped = skipped_rows(record)
+    notes = [skipped] if skipped else []
     for counts in record["data"]["splits"].values():
         notes += [f"note: {note}" for note in counts.get("notes", [])]
     return notes + [f"note: {note}" for note in record.get("notes", [])]
