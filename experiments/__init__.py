@@ -1,7 +1,47 @@
-"""Readers, runners and writers of the NLI baseline suite."""
+"""Readers, runners and writers of the NLI baseline suite, and its Python API:
+
+    import experiments
+    result = experiments.run(dataset="sick", ablate=["cross_bigrams"])       # a RunResult
+    curve = experiments.learning_curve(dataset="sick", sizes="10,100,all")  # a CurveResult
+    model = experiments.load_model("sick.model")
+    print(experiments.compare(result_a, result_b))                          # McNemar + bootstrap
+
+The API is imported on first use, so the command-line scripts start fast.
+"""
 from importlib.metadata import PackageNotFoundError, version
 
 try:
     __version__ = version("nli-baselines")
 except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.2.0"
+    __version__ = "0.3.0"
+
+API = ("run", "learning_curve", "load_model", "compare", "RunResult", "CurveResult", "Comparison", "RunConfig")
+
+
+def __getattr__(name: str):
+    if name in API:
+        from . import api
+        return getattr(api, name)
+    raise AttributeError(f"module 'experiments' has no attribute {name!r}")
+
+
+def _api_script(module_name: str, function: str) -> None:
+    """Let the script module `experiments.<function>` stand for the API function it shares a name
+    with. Importing a submodule makes it an attribute of the package (a console entry point
+    imports `experiments.run`), which would hide the function; the module then calls it."""
+    import sys
+    import types
+
+    class _CallableScript(types.ModuleType):
+        def __call__(self, *args, **kwargs):
+            from . import api
+            return getattr(api, function)(*args, **kwargs)
+
+    sys.modules[module_name].__class__ = _CallableScript
+
+
+def __dir__():
+    return sorted([*globals(), *API])
+
+
+__all__ = ["__version__", *API]

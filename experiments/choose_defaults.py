@@ -22,7 +22,8 @@ import numpy as np
 import features
 from experiments.corpora import get_corpus, resolve_data_dir
 from experiments.engine.config import RunConfig
-from experiments.engine.experiment import Row, run_row
+from experiments.engine.experiment import Prepared, run_row
+from experiments.engine.rows import Row
 from experiments.outputs.records import write_json_atomic
 from experiments.engine.splits import Splits, load_splits
 from features.annotation import annotate
@@ -43,7 +44,7 @@ def variants() -> list[tuple[str, dict]]:
 def datasets(data_dir: Path, log) -> dict[str, Splits]:
     out = {}
     for name in ("sick", "rte"):
-        loaded = load_splits(RunConfig(dataset=name, data_dir=str(data_dir), progress=False), get_corpus(name), log)
+        loaded = load_splits(RunConfig(dataset=name, data_dir=str(data_dir), quiet=True), get_corpus(name), log)
         out[f"{name}_dev"] = loaded
         out[f"{name}_train_cv"] = Splits(loaded.corpus, loaded.train, None, None, "cv5(train)", {}, {}, {})
     sample = get_corpus("snli").load("dev", data_dir / "snli_1.0_sample")
@@ -57,11 +58,12 @@ def score(data: Splits, options: dict, jobs: int) -> dict:
     matrices = {"train": featurizer.fit_transform(data.train)}
     if data.selection is not None:
         matrices["selection"] = matrices["evaluation"] = featurizer.transform(data.selection)
-    config = RunConfig(progress=False, featurizer=options)
+    config = RunConfig(quiet=True, **options)
+    prepared = Prepared(data.corpus, data, featurizer, matrices)
     out = {}
     for group in GROUPS:
         row = Row(group, MODELS["lr"], tuple(features.resolve(group)), data.corpus.is_two_class)
-        result = run_row(row, data, matrices, featurizer, config, jobs)
+        result = run_row(row, prepared, config, jobs, keep=False).result
         out[group] = result["metrics"][data.eval_name]["accuracy"]
     return out
 

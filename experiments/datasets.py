@@ -9,9 +9,11 @@ import json
 import sys
 from pathlib import Path
 
-from experiments.commandline.arguments import add_data_arguments, corpus_from_args
+from experiments.commandline.arguments import add_option
 from experiments.commandline.exits import user_errors
 from experiments.corpora import CORPORA, Corpus, resolve_data_dir
+from experiments.engine.config import RunConfig
+from experiments.engine.options import options
 
 
 def corpus_stats(corpus: Corpus, data_dir: Path, on_bad_row: str = "error") -> dict:
@@ -33,23 +35,30 @@ def corpus_stats(corpus: Corpus, data_dir: Path, on_bad_row: str = "error") -> d
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_data_arguments(parser, dataset_default=None)
-    parser.add_argument("--stats", action="store_true", help="print per-split statistics as JSON")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     argument_default=argparse.SUPPRESS)
+    table = options()
+    group = parser.add_argument_group("data")
+    for name in ("dataset", "data_dir", "on_bad_row", "train_file", "dev_file", "test_file", "premise_column",
+                 "hypothesis_column", "label_column", "id_column"):
+        add_option(group, table[name])
+    parser.add_argument("--stats", action="store_true", default=False, help="print per-split statistics as JSON")
     args = parser.parse_args(argv)
     if not args.stats:
         parser.print_help()
         return 0
-    data_dir = resolve_data_dir(args.data_dir)
     with user_errors():
-        if args.dataset:
-            corpora = [corpus_from_args(args)]
+        given = {k: v for k, v in vars(args).items() if k in table}
+        config = RunConfig(**given)
+        data_dir = resolve_data_dir(config.data_dir)
+        if "dataset" in given or config.dataset == "custom":
+            corpora = [config.corpus()]
             if not corpora[0].available_splits(data_dir):
                 corpora[0].load(corpora[0].splits[0], data_dir)  # raises CorpusNotFoundError: where we looked
         else:  # every corpus found; the generated demo only when asked for
             corpora = [c for name, c in CORPORA.items() if name != "demo" and c.available_splits(data_dir)]
         report = {"data_dir": str(data_dir),
-                  "corpora": {c.name: corpus_stats(c, data_dir, args.on_bad_row) for c in corpora}}
+                  "corpora": {c.name: corpus_stats(c, data_dir, config.on_bad_row) for c in corpora}}
     json.dump(report, sys.stdout, indent=2)
     print()
     return 0

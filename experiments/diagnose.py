@@ -3,26 +3,21 @@
     python experiments/diagnose.py --diagnostic data/glue/AX/diagnostic-full.tsv --predictions out/AX.tsv
     python experiments/diagnose.py --diagnostic data/glue/AX/diagnostic-full.tsv --model mnli.model
 
-AX.tsv style (three-class) predictions get R3, the three-class Matthews correlation; AX-b style
-(entailment / not_entailment, .tsv or .jsonl) get the two-class MCC against the gold labels
-mapped to two classes.
+Three-class predictions (GLUE's AX.tsv) get R3, the three-class Matthews correlation; two-class
+ones (SuperGLUE's AX-b.jsonl: entailment / not_entailment) get the two-class MCC against the gold
+labels mapped to two classes. A prediction file's format is told by its suffix (the prediction
+formats' registry, `experiments.outputs.formats`).
 """
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
-from experiments.commandline.arguments import add_import_argument, import_user_modules
-from experiments.commandline.exits import user_errors
-from experiments.corpora.readers.glue import read_ax
-from experiments.engine.errors import UsageError
-from experiments.outputs.records import write_json_atomic
-from experiments.outputs.breakdown import breakdown, format_breakdown
-from experiments.outputs.model_files import load_predictor
-from experiments.outputs.submissions import TASKS, SubmissionError, read_predictions
-
 
 def main(argv=None) -> int:
+    from experiments.commandline.arguments import add_import_argument, import_user_modules
+    from experiments.commandline.exits import user_errors
+
     with user_errors():
         import_user_modules(argv)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -30,10 +25,20 @@ def main(argv=None) -> int:
     parser.add_argument("--diagnostic", required=True, help="the labeled diagnostic-full.tsv")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--model", help="a model saved by run.py --save-model")
-    source.add_argument("--predictions", help="an AX.tsv (GLUE) or AX-b.jsonl (SuperGLUE) prediction file")
+    source.add_argument("--predictions", help="a diagnostic's prediction file (AX.tsv, AX-b.jsonl)")
     parser.add_argument("--out", help="write the breakdown as JSON")
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     args = parser.parse_args(argv)
     with user_errors():
+        from experiments.commandline.paths import OutputPlan
+        from experiments.corpora.readers.glue import read_ax
+        from experiments.engine.errors import UsageError
+        from experiments.outputs.breakdown import breakdown, format_breakdown
+        from experiments.outputs.records import write_json_atomic
+
+        plan = OutputPlan(overwrite=args.overwrite)
+        plan.file(args.out, "--out")
+        plan.check([args.diagnostic, args.model or args.predictions])
         path = Path(args.diagnostic)
         if path.name != "diagnostic-full.tsv":
             raise UsageError(f"{path}: expected the labeled diagnostic-full.tsv (the unlabeled diagnostic.tsv "
@@ -42,17 +47,13 @@ def main(argv=None) -> int:
             raise UsageError(f"{path}: no such file")
         pairs = read_ax(path, "ax", "test_labeled").pairs
         if args.model:
-            predictor = load_predictor(args.model)
+            from experiments.outputs.model_files import load_predictor
             from features.annotation import annotate
+            predictor = load_predictor(args.model)
             annotated = annotate(pairs, lemmas=predictor.needs_lemmas)
             predictions = dict(zip((p.id for p in pairs), map(str, predictor.predict(annotated))))
         else:
-            pred_path = Path(args.predictions)
-            task = TASKS[("superglue", "AX-b")] if pred_path.suffix == ".jsonl" else TASKS[("glue", "AX")]
-            try:
-                predictions = dict(read_predictions(task, pred_path))
-            except (OSError, SubmissionError) as exc:
-                raise UsageError(str(exc)) from None
+            predictions = read_diagnostic_predictions(Path(args.predictions))
         try:
             result = breakdown(pairs, predictions)
         except ValueError as exc:
@@ -61,6 +62,20 @@ def main(argv=None) -> int:
     if args.out:
         write_json_atomic(args.out, result)
     return 0
+
+
+def read_diagnostic_predictions(path: Path) -> dict[str, str]:
+    """id -> label of a diagnostic's prediction file, in the format its suffix names."""
+    from experiments.engine.errors import UsageError
+    from experiments.outputs.formats import PredictionFileError, format_for
+    from experiments.outputs.submissions import TASKS, SubmissionError, read_predictions
+    try:
+        fmt = format_for(path)
+        task = TASKS.get((fmt.name, path.stem)) or next(t for t in TASKS.values() if t.diagnostic and
+                                                        t.benchmark == fmt.name)
+        return dict(read_predictions(task, path))
+    except (OSError, SubmissionError, PredictionFileError, StopIteration) as exc:
+        raise UsageError(str(exc) or f"{path}: not a diagnostic's prediction file") from None
 
 
 if __name__ == "__main__":

@@ -3,31 +3,14 @@
     python experiments/run.py --dataset sick --save-model sick.model
     python experiments/predict.py --model sick.model --input pairs.tsv --out predictions.tsv [--proba]
 
-The input is a .tsv, .csv or .jsonl with premise and hypothesis columns (names settable); a
-label column, if present, is copied to the output and scored. The output format follows the
---out suffix (.tsv/.csv/.jsonl): id, premise, hypothesis, gold (when the input has labels),
-prediction and, with --proba, one probability column per class. A model that uses a custom
-feature type needs the module that registers it: --import MODULE.
+The input is a .tsv, .csv or .jsonl with premise and hypothesis columns: those the model was
+trained with (a saved model remembers its columns and label map), found by name, or named with
+--premise-column/--hypothesis-column. A label column, if present, is copied to the output and
+scored. The output format follows the --out suffix (.tsv/.csv/.jsonl): id, premise, hypothesis,
+gold (when the input has labels), predicted and, with --proba, one probability column per class.
+A model that uses a custom feature type needs the module that registers it: --import MODULE.
 """
 from __future__ import annotations
-
-import argparse
-import sys
-from pathlib import Path
-
-import numpy as np
-
-from experiments.commandline.arguments import add_import_argument, import_user_modules, jobs_count
-from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
-from experiments.commandline.paths import check_not_input, check_output_file
-from experiments.corpora.readers.common import ON_BAD_ROW_CHOICES
-from experiments.corpora.readers.custom import read_custom
-from experiments.engine.errors import UsageError
-from experiments.outputs.model_files import load_predictor
-from experiments.outputs.tabular import SUFFIXES, format_table
-from features.annotation import annotate
-from features.atomic import atomic_write
-from features.labels import two_class
 
 
 def prediction_rows(pairs, predictions, proba=None) -> tuple[list[str], list[list]]:
@@ -35,7 +18,7 @@ def prediction_rows(pairs, predictions, proba=None) -> tuple[list[str], list[lis
     and with `proba` = (classes, probabilities) one column per class."""
     classes, probabilities = proba if proba else ([], None)
     labeled = any(p.label is not None for p in pairs)
-    header = ["id", "premise", "hypothesis"] + (["gold"] if labeled else []) + ["prediction"]
+    header = ["id", "premise", "hypothesis"] + (["gold"] if labeled else []) + ["predicted"]
     header += [f"p_{c}" for c in classes]
     rows = []
     for n, (pair, label) in enumerate(zip(pairs, predictions)):
@@ -45,47 +28,69 @@ def prediction_rows(pairs, predictions, proba=None) -> tuple[list[str], list[lis
 
 
 def main(argv=None) -> int:
+    from experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
+    from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
+
     with user_errors():
         import_user_modules(argv)
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    add_import_argument(parser)
-    parser.add_argument("--model", required=True, help="a file written by run.py --save-model")
-    parser.add_argument("--input", required=True, help=".tsv, .csv or .jsonl")
-    parser.add_argument("--out", required=True, help=".tsv, .csv or .jsonl")
-    parser.add_argument("--proba", action="store_true", help="add class probabilities (logistic regression)")
-    parser.add_argument("--premise-column", help="default: found among premise/hypothesis, sentence1/sentence2, ...")
-    parser.add_argument("--hypothesis-column")
-    parser.add_argument("--label-column", default="label")
-    parser.add_argument("--id-column", default=None, help="default: the input's line number")
-    parser.add_argument("--on-bad-row", choices=ON_BAD_ROW_CHOICES, default="error")
-    parser.add_argument("--jobs", type=jobs_count, default=1, help="tagging workers; -1: one per core")
-    args = parser.parse_args(argv)
+    args = build_parser("predict", __doc__).parse_args(argv)
     with user_errors(), closed_pipe_ends_quietly():
-        out = Path(args.out)
-        if out.suffix.lower() not in SUFFIXES:
-            raise UsageError(f"--out must end in .tsv, .csv or .jsonl, not {out.name!r}")
-        check_output_file(out, "--out")
-        check_not_input(out, [args.input, args.model])
-        predictor = load_predictor(args.model)
-        path = Path(args.input)
-        if not path.is_file():
-            raise UsageError(f"{path}: no such input file")
-        if args.proba and not hasattr(predictor.model, "predict_proba"):
-            raise UsageError(f"a {predictor.model_name} model has no probabilities; drop --proba")
-        data = read_custom(path, "input", "predict", args.on_bad_row, premise=args.premise_column,
-                           hypothesis=args.hypothesis_column, label=args.label_column, id_column=args.id_column)
-        for note in data.notes:
-            print(f"note: {note}", file=sys.stderr)
-        if data.skipped:
-            print(f"skipped {sum(data.skipped.values())} bad row(s): {dict(data.skipped)}", file=sys.stderr)
-        pairs = annotate(data.pairs, jobs=args.jobs, lemmas=predictor.needs_lemmas)
-        predictions = [str(x) for x in predictor.predict(pairs)]
-        proba = predictor.predict_proba(pairs) if args.proba else None
-        text, flattened = format_table(out, *prediction_rows(pairs, predictions, proba))
-        atomic_write(out, text)
-        if flattened:
-            print(f"note: {flattened} text cell(s) held tabs or line breaks, written as spaces in the TSV",
-                  file=sys.stderr)
+        return _predict(args, given_options(args, "predict"), output)
+
+
+def _predict(args, given: dict, output) -> int:
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+
+    from experiments.commandline.paths import OutputPlan
+    from experiments.corpora.readers.custom import read_custom
+    from experiments.engine.config import RunConfig
+    from experiments.engine.errors import UsageError
+    from experiments.outputs.model_files import load_predictor
+    from experiments.outputs.tabular import SUFFIXES, format_table
+    from features.annotation import annotate
+    from features.atomic import atomic_write
+    from features.labels import two_class
+
+    model_path, input_path, out = output(args, "model_file"), output(args, "input"), output(args, "predictions")
+    for value, flag in ((model_path, "--model FILE"), (input_path, "--input FILE"), (out, "--out FILE")):
+        if not value:
+            raise UsageError(f"{flag} is required")
+    out = Path(out)
+    if out.suffix.lower() not in SUFFIXES:
+        raise UsageError(f"--out must end in .tsv, .csv or .jsonl, not {out.name!r}")
+    plan = OutputPlan(overwrite=output(args, "overwrite"))
+    plan.file(out, "--out")
+    plan.check([input_path, model_path])
+    predictor = load_predictor(model_path)
+    path = Path(input_path)
+    if not path.is_file():
+        raise UsageError(f"{path}: no such input file")
+    proba_wanted = output(args, "proba")
+    if proba_wanted and not hasattr(predictor.model, "predict_proba"):
+        raise UsageError(f"a {predictor.model_name} model has no probabilities; drop --proba")
+    # The columns and label map the model was trained with, unless the command line says otherwise.
+    trained = predictor.info.get("input", {})
+    config = RunConfig("predict", **{**{k: v for k, v in trained.items() if v is not None}, **given})
+    data = read_custom(path, "input", "predict", config.on_bad_row, premise=config.premise_column,
+                       hypothesis=config.hypothesis_column, label=config.label_column, id_column=config.id_column)
+    for note in data.notes:
+        print(f"note: {note}", file=sys.stderr)
+    if data.skipped:
+        print(f"skipped {sum(data.skipped.values())} bad row(s): {dict(data.skipped)}", file=sys.stderr)
+    pairs = data.pairs
+    if config.label_map:
+        pairs = [p if p.label is None else p.with_label(config.label_map.get(p.label, p.label)) for p in pairs]
+    pairs = annotate(pairs, jobs=config.jobs, lemmas=predictor.needs_lemmas, progress=config.progress)
+    predictions = [str(x) for x in predictor.predict(pairs)]
+    proba = predictor.predict_proba(pairs) if proba_wanted else None
+    text, flattened = format_table(out, *prediction_rows(pairs, predictions, proba))
+    atomic_write(out, text)
+    if flattened:
+        print(f"note: {flattened} text cell(s) held tabs or line breaks, written as spaces in the TSV",
+              file=sys.stderr)
     gold = [p.label for p in pairs]
     message = f"wrote {len(pairs)} predictions to {out}"
     if pairs and all(g is not None for g in gold):

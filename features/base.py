@@ -44,6 +44,11 @@ class FeatureType(TransformerMixin, BaseEstimator):
         self.fit_transform(pairs, y)
         return self
 
+    def raw_value(self, column: int, value: float) -> float | None:
+        """A column's value as the feature computed it (before any scaling); None for an indicator,
+        whose name says it all."""
+        return float(value)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.two_d_array = False
@@ -102,6 +107,9 @@ class SparseIndicatorFeature(FeatureType):
 
     def feature_name(self, column: int) -> str:
         return f"{self.name}:{self._key_name(int(self.keys_.keys[column]))}"
+
+    def raw_value(self, column: int, value: float) -> None:
+        return None  # an indicator
 
     def _word(self, ident: int) -> str:
         return self.encoder_.words_[ident]
@@ -163,6 +171,14 @@ class DenseFeature(FeatureType):
         """Unscaled values (for inspection and tests)."""
         fit = not hasattr(self, "encoder_")
         return self._values(self._batch(pairs, fit=fit))
+
+    def raw_value(self, column: int, value: float) -> float | None:
+        """One column's value before scaling; None for a binned copy (an indicator)."""
+        check_is_fitted(self, "scale_")
+        if column < len(self.columns):
+            raw = float(value) * float(self.scale_[column]) + float(self.center_[column])
+            return float(round(raw)) if abs(raw - round(raw)) < 1e-4 else raw  # float32 storage blurs integers
+        return None  # a binned copy: an indicator
 
     def _matrix(self, values):
         scaled = sp.csr_matrix(((values - self.center_) / self.scale_).astype(np.float32))

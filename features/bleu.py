@@ -105,6 +105,14 @@ class Bleu(DenseFeature):
         self.bins = bins
         self.bin_integers = bin_integers
 
+    def provenance(self) -> dict:
+        """sacrebleu's signature of the BLEU configuration this feature reproduces (for run records)."""
+        import sacrebleu
+        metric = sacrebleu.metrics.BLEU(tokenize="none", effective_order=True, lowercase=self.lowercase,
+                                        smooth_method=self.smoothing)
+        metric.sentence_score("a", ["a"])  # the signature needs the number of references, known after a call
+        return {"sacrebleu_signature": str(metric.get_signature())}
+
     def _values(self, batch):
         p, h = batch.premise, batch.hypothesis
         n = len(batch)

@@ -150,6 +150,20 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         spans = [self.slices_[t] for t in self.slices_ if t in wanted]
         return np.concatenate([np.arange(s.start, s.stop) for s in spans]) if spans else np.zeros(0, dtype=np.int64)
 
+    def raw_value(self, column: int, value: float) -> float | None:
+        """A column's value as the feature computed it, before scaling; None for an indicator."""
+        check_is_fitted(self, "types_")
+        for name, cols in self.slices_.items():
+            if cols.start <= column < cols.stop:
+                return self.types_[name].raw_value(column - cols.start, value)
+        raise IndexError(f"column {column} out of range (0..{self.n_features_out_ - 1})")
+
+    def provenance(self) -> dict:
+        """What each fitted type records about its own configuration, by type (bleu: its sacrebleu
+        signature), so that a number can be reproduced."""
+        check_is_fitted(self, "types_")
+        return {name: feature.provenance() for name, feature in self.types_.items() if hasattr(feature, "provenance")}
+
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "types_")
         parts = [feature.get_feature_names_out() for feature in self.types_.values()]

@@ -306,7 +306,8 @@ def free_cells(pairs: Sequence, stop_tags, relations: WordNetRelations | None = 
 
     relations: default, one WordNetRelations (WordNet where NLTK finds it) shared by every call.
     """
-    relations = relations or _shared_relations()
+    if relations is None:  # not `or`: relations that have looked nothing up yet have len() 0
+        relations = _shared_relations()
     sides = {"p": ([], [], []), "h": ([], [], [])}  # lemmas, POS numbers, lengths
     for pair in pairs:
         if pair.premise_lemmas is None or pair.hypothesis_lemmas is None:

@@ -13,6 +13,8 @@ from typing import Any, Mapping
 TAG_MATCH_CHOICES = ("exact", "first_letter")
 SCALE_CHOICES = ("none", "standard", "maxabs")
 SMOOTHING_CHOICES = ("exp", "floor", "add-k", "none")
+# Bins size an allocation per real-valued column; beyond a thousand quantiles there is nothing to gain.
+MAX_BINS = 1000
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,7 @@ class Option:
     help: str
     choices: tuple | None = None
     minimum: int | None = None
+    maximum: int | None = None
     feature_param: str | None = None
     candidates: tuple | None = None
 
@@ -53,6 +56,8 @@ class Option:
                 raise ValueError(f"{self.name} must be an integer, got {value!r}")
             if self.minimum is not None and value < self.minimum:
                 raise ValueError(f"{self.name} must be at least {self.minimum}, got {value}")
+            if self.maximum is not None and value > self.maximum:
+                raise ValueError(f"{self.name} must be at most {self.maximum:,}, got {value:,}")
 
 
 OPTIONS: dict[str, Option] = {o.name: o for o in (
@@ -63,9 +68,9 @@ OPTIONS: dict[str, Option] = {o.name: o for o in (
     Option("bleu_smoothing", "exp", "sacrebleu smoothing method of the bleu feature", SMOOTHING_CHOICES,
            feature_param="smoothing"),
     Option("min_count", 3, "keep an indicator feature only if at least this many training pairs have it",
-           minimum=1, candidates=(1, 2, 3, 5, 10)),
+           minimum=1, maximum=1_000_000, candidates=(1, 2, 3, 5, 10)),
     Option("bins", 5, "indicator copies of each real-valued feature: at most this many quantile bins "
-           "fitted on train (0: none)", minimum=0, candidates=(0, 3, 5, 10, 20)),
+           "fitted on train (0: none)", minimum=0, maximum=MAX_BINS, candidates=(0, 3, 5, 10, 20)),
     Option("bin_integers", "values", "bins of whole-number features (length difference, counts): one per "
            "value seen in training, or quantiles", ("values", "quantiles")),
 )}

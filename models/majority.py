@@ -37,4 +37,5 @@ SPEC = ModelSpec(
     input="pairs",
     min_classes=1,
     describe=lambda model: {"majority_label": str(model.majority_)},
+    reference=True,
 )

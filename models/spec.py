@@ -50,6 +50,8 @@ class ModelSpec:
     needs_lemmas: it reads lemmas (`features.annotate(..., lemmas=True)`).
     tuning: how its hyperparameters are chosen, or None.
     describe: fitted model -> JSON-able facts for the run record and the report.
+    reference: a reference row (the majority class): reports read the other rows against it, and
+        a table that has it needs no separately computed reference.
     """
 
     name: str
@@ -61,6 +63,7 @@ class ModelSpec:
     needs_lemmas: bool = False
     tuning: Tuning | None = None
     describe: Callable[[Any], dict] = field(default=_no_details)
+    reference: bool = False
 
     def __post_init__(self):
         if self.input not in INPUT_KINDS:

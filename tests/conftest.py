@@ -1,7 +1,18 @@
-"""Shared fixtures: the real-corpus directory (skips without it) and a tiny hand-written corpus."""
+"""Shared fixtures: the real-corpus directory (skips without it), the real WordNet (skips without it),
+command lines run in this process, scripts run as processes where the process is the point, and a
+tiny hand-written corpus.
+
+Markers (pyproject.toml): tests that read the corpora are `corpus`, tests that read the real WordNet
+are `wordnet` (both given by the fixtures below), and `slow` ones run only when asked
+(`python -m pytest -m slow`; CI runs them).
+"""
 from __future__ import annotations
 
+import importlib
 import os
+import subprocess
+import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -9,6 +20,25 @@ import pytest
 from features.pair import Pair
 
 REPO = Path(__file__).resolve().parents[1]
+SCRIPTS = {
+    "run": "experiments.run", "curve": "learning_curves.run", "predict": "experiments.predict",
+    "compare": "experiments.compare", "diagnose": "experiments.diagnose", "datasets": "experiments.datasets",
+    "download": "experiments.download", "benchmark": "experiments.benchmark",
+    "choose_defaults": "experiments.choose_defaults",
+}
+SCRIPT_FILES = {"run": "experiments/run.py", "curve": "learning_curves/run.py", "predict": "experiments/predict.py",
+                "compare": "experiments/compare.py", "download": "experiments/download.py"}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark the tests that need the corpora or the real WordNet by the fixtures they use, so that
+    CI can select them (`-m "corpus or wordnet"`) and a bare run skips them with their reason."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if "data_dir" in names:
+            item.add_marker(pytest.mark.corpus)
+        if "real_wordnet" in names:
+            item.add_marker(pytest.mark.wordnet)
 
 
 @pytest.fixture(scope="session")
@@ -21,6 +51,73 @@ def data_dir() -> Path:
     if not path.is_dir():
         pytest.skip(f"NLI_DATA_DIR={value} is not a directory")
     return path
+
+
+@pytest.fixture(scope="session")
+def real_wordnet():
+    """WordNet 3.0 where NLTK finds it; tests that need it skip without it."""
+    from features.wordnet_data import wordnet_available
+    if not wordnet_available():
+        pytest.skip("WordNet 3.0 is not installed for NLTK: python experiments/download.py wordnet")
+
+
+@dataclass
+class Done:
+    """How a command ended: its exit status and what it printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run a script's `main(argv)` in this process, as its command line would: cli("run", "--dataset",
+    "demo") -> Done(returncode, stdout, stderr). Feature types and models that `--import` registers
+    are removed afterwards."""
+    from features.registry import FEATURE_TYPES
+    from models import MODELS
+    before = (dict(FEATURE_TYPES), dict(MODELS), list(sys.path))
+    imported = set()
+
+    def call(script: str, *args) -> Done:
+        main = importlib.import_module(SCRIPTS[script]).main
+        args = [str(a) for a in args]
+        imported.update(Path(a).stem for flag, a in zip(args, args[1:]) if flag == "--import")
+        capsys.readouterr()
+        try:
+            code = main(args)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        out, err = capsys.readouterr()
+        return Done(code, out, err)
+
+    yield call
+    for name in imported:  # a user's module registers its types when imported: the next test imports it anew
+        sys.modules.pop(name, None)
+        try:
+            import cloudpickle
+            cloudpickle.unregister_pickle_by_value(name)
+        except (ImportError, ValueError):
+            pass
+    FEATURE_TYPES.clear()
+    FEATURE_TYPES.update(before[0])
+    MODELS.clear()
+    MODELS.update(before[1])
+    sys.path[:] = before[2]
+
+
+def run_script(script: str, *args, cwd: Path | str = REPO, env: dict | None = None, **kwargs):
+    """A script as a process (`python experiments/run.py ...`): for what only a process shows, its
+    exit status, a closed pipe, a signal, the console entry points. Everything else calls `cli`."""
+    command = [sys.executable, str(REPO / SCRIPT_FILES[script]) if script in SCRIPT_FILES else script, *map(str, args)]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, **kwargs)
+
+
+def run_shell(command: str, cwd: Path | str = REPO):
+    """A shell pipeline (bash), for what a pipe does to a process."""
+    return subprocess.run(command, shell=True, executable="/bin/bash", cwd=cwd, capture_output=True, text=True)
 
 
 def make_pair(premise: str, hypothesis: str, label: str | None = "entailment",

@@ -4,24 +4,15 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 
 import pytest
 
 from experiments.engine.errors import UsageError
 from experiments.engine.parallel import resolve_jobs
-from tests.conftest import REPO
+from tests.conftest import run_shell
 
 FAST = ["--dataset", "demo", "--features", "unlexicalized", "--C", "1"]
-
-
-def cli(script, *args, **kwargs):
-    return subprocess.run([sys.executable, script, *args], cwd=REPO, capture_output=True, text=True, **kwargs)
-
-
-def run_cli(*args):
-    return cli("experiments/run.py", *args)
 
 
 # ------------------------------------------------------------------ --jobs
@@ -41,8 +32,8 @@ def test_jobs_are_bounded():
                                                ("-3", False, "positive number of workers"),
                                                ("many", False, "expected a whole number"),
                                                ("200", True, "more than the"), ("-1", True, "")])
-def test_jobs_on_the_command_line(jobs, ok, message):
-    done = run_cli(*FAST, "--quiet", "--jobs", jobs)
+def test_jobs_on_the_command_line(cli, jobs, ok, message):
+    done = cli("run", *FAST, "--quiet", "--jobs", jobs)
     assert (done.returncode == 0) == ok, done.stderr
     assert message in done.stderr
 
@@ -57,19 +48,19 @@ def test_jobs_on_the_command_line(jobs, ok, message):
     ("--glue-out", "file", "is a file; give a directory"),
     ("--glue-zip", "dir", "is a directory"),
 ])
-def test_bad_output_paths_fail_before_any_work(tmp_path, flag, make, message):
+def test_bad_output_paths_fail_before_any_work(cli, tmp_path, flag, make, message):
     target = {"dir": tmp_path, "file": tmp_path / "a_file", "under_file": tmp_path / "a_file" / "r.json"}[make]
     (tmp_path / "a_file").write_text("x")
-    extra = ["--predict", "test"] if flag == "--glue-out" else []
-    done = run_cli(*FAST, flag, str(target), *extra)
+    extra = {"--glue-out": ["--predict", "test"], "--glue-zip": ["--glue-out", str(tmp_path / "g")]}.get(flag, [])
+    done = cli("run", *FAST, flag, target, *extra)
     assert done.returncode == 2 and message in done.stderr, done.stderr
     assert "featurized" not in done.stderr and "annotated" not in done.stderr  # nothing was done first
 
 
-def test_learning_curve_out_that_is_a_file(tmp_path):
+def test_learning_curve_out_that_is_a_file(cli, tmp_path):
     out = tmp_path / "curve"
     out.write_text("not a directory")
-    done = cli("learning_curves/run.py", "--dataset", "demo", "--out", str(out))
+    done = cli("curve", "--dataset", "demo", "--out", out)
     assert done.returncode == 2 and "is a file; give a directory" in done.stderr
 
 
@@ -77,30 +68,28 @@ def test_learning_curve_out_that_is_a_file(tmp_path):
     (["--seeds", "0"], "at least 1"), (["--sizes", ""], "no sizes given"), (["--sizes", "10,lots"], "not a size"),
     (["--configs", " , "], "no curve given"), (["--C", "nan"], "positive, finite"),
 ])
-def test_learning_curve_arguments(tmp_path, args, message):
-    done = cli("learning_curves/run.py", "--dataset", "demo", "--out", str(tmp_path / "c"), *args)
+def test_learning_curve_arguments(cli, tmp_path, args, message):
+    done = cli("curve", "--dataset", "demo", "--out", tmp_path / "c", *args)
     assert done.returncode == 2 and message in done.stderr, done.stderr
 
 
-def test_predict_refuses_to_overwrite_its_input(tmp_path):
+def test_predict_refuses_to_overwrite_its_input(cli, tmp_path):
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("premise\thypothesis\nA man sleeps .\tA person sleeps .\n")
     before = pairs.read_bytes()
-    done = cli("experiments/predict.py", "--model", str(tmp_path / "no.model"), "--input", str(pairs),
-               "--out", str(pairs))
+    done = cli("predict", "--model", tmp_path / "no.model", "--input", pairs, "--out", pairs, "--overwrite")
     assert done.returncode == 2 and "is the input file" in done.stderr and pairs.read_bytes() == before
-    done = cli("experiments/predict.py", "--model", "m", "--input", str(pairs), "--out", str(tmp_path / "p.txt"))
+    done = cli("predict", "--model", "m", "--input", pairs, "--out", tmp_path / "p.txt")
     assert done.returncode == 2 and "must end in .tsv, .csv or .jsonl" in done.stderr
 
 
 def test_failed_writes_leave_no_temporaries(tmp_path, monkeypatch):
     import numpy as np
 
-    from experiments.engine.config import RunConfig
-    from experiments.engine.experiment import run
+    import experiments
     from experiments.outputs.submissions import bundle
-    predictor = next(iter(run(RunConfig(dataset="demo", features="unlexicalized", grids={"C": (1.0,)},
-                                        progress=False))["_predictors"].values()))
+    result = experiments.run(dataset="demo", features="unlexicalized", C=1.0, quiet=True)
+    predictor = next(iter(result.models.values()))
 
     def broken_save(*args, **kwargs):
         raise OSError(28, "No space left on device")
@@ -120,8 +109,8 @@ def test_failed_writes_leave_no_temporaries(tmp_path, monkeypatch):
     (["--top-features", "-3"], "at least 0"), (["--cv-folds", "0"], "at least 2"), (["--cv-folds", "1"], "at least 2"),
     (["--train-size", "0"], "at least 1"), (["--min-count", "0"], "at least 1"),
 ])
-def test_bad_numbers_exit_2(args, message):
-    done = run_cli(*FAST, "--quiet", *args)
+def test_bad_numbers_exit_2(cli, args, message):
+    done = cli("run", *FAST, "--quiet", *args)
     assert done.returncode == 2 and message in done.stderr, done.stderr
 
 
@@ -135,25 +124,25 @@ def test_records_never_hold_invalid_json(tmp_path):
 # ------------------------------------------------------------------ what is printed
 
 
-def test_skipped_rows_are_printed(tmp_path):
+def test_skipped_rows_are_printed(cli, tmp_path):
     train = tmp_path / "train.tsv"
     rows = "".join(f"A man number {i} sleeps .\tA person sleeps .\t{'yes' if i % 2 else 'no'}\n" for i in range(12))
     train.write_text("premise\thypothesis\tlabel\n" + rows + "only one column\n")
-    args = ["--dataset", "custom", "--train-file", str(train), "--dev-file", str(train), "--features", "unlexicalized",
+    args = ["--dataset", "custom", "--train-file", train, "--dev-file", train, "--features", "unlexicalized",
             "--on-bad-row", "skip", "--C", "1"]
-    done = run_cli(*args)
+    done = cli("run", *args)
     assert done.returncode == 0, done.stderr
     assert "skipped rows: train 1 (wrong column count 1); dev 1 (wrong column count 1)" in done.stdout
-    quiet = run_cli(*args, "--quiet")
+    quiet = cli("run", *args, "--quiet")
     assert "skipped rows: train 1" in quiet.stderr and "skipped rows" not in quiet.stdout
 
 
 def test_a_closed_pipe_ends_quietly_with_the_record_written(tmp_path):
+    # A process, because the point is the process: its stdout closed by the reader, its exit status.
     out = tmp_path / "r.json"
     # `true` exits without reading: the run's first print meets a closed pipe.
-    done = subprocess.run(f"{sys.executable} experiments/run.py {' '.join(FAST)} --out {out} | true; "
-                          "exit ${PIPESTATUS[0]}", shell=True, executable="/bin/bash", cwd=REPO,
-                          capture_output=True, text=True)
+    done = run_shell(f"{sys.executable} experiments/run.py {' '.join(FAST)} --out {out} | true; "
+                     "exit ${PIPESTATUS[0]}")
     assert done.returncode == 0, done.stderr
     assert "BrokenPipe" not in done.stderr and "Traceback" not in done.stderr
     assert json.loads(out.read_text())["metrics"]["dev"]["accuracy"] > 0.5

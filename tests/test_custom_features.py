@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import csv
 import json
-import subprocess
-import sys
 import textwrap
 
 import numpy as np
@@ -16,7 +14,6 @@ from sklearn.pipeline import Pipeline
 from experiments.corpora.demo import generate_demo
 from features import FEATURE_TYPES, PairFeaturizer, register_feature, unregister_feature
 from models import LogisticClassifier
-from tests.conftest import REPO
 
 USER_MODULE = textwrap.dedent('''
     from features import register_feature
@@ -32,17 +29,14 @@ USER_MODULE = textwrap.dedent('''
 
 
 @pytest.fixture
-def user_dir(tmp_path):
+def user_dir(tmp_path, monkeypatch):
     (tmp_path / "my_lab_features.py").write_text(USER_MODULE)
+    monkeypatch.chdir(tmp_path)  # --import finds modules in the current directory, as `python -m` does
     return tmp_path
 
 
-def script(cwd, name, *args):
-    return subprocess.run([sys.executable, str(REPO / name), *args], cwd=cwd, capture_output=True, text=True)
-
-
-def test_import_and_worker_processes(user_dir):
-    done = script(user_dir, "experiments/run.py", "--import", "my_lab_features", "--dataset", "demo", "--features",
+def test_import_and_worker_processes(cli, user_dir):
+    done = cli("run", "--import", "my_lab_features", "--dataset", "demo", "--features",
                   "unlexicalized,lab_negation", "--ablation-table", "--jobs", "2", "--C", "1", "--quiet", "--out",
                   "table.json")
     assert done.returncode == 0, done.stderr
@@ -50,14 +44,16 @@ def test_import_and_worker_processes(user_dir):
     assert [r["name"] for r in rows] == ["unlexicalized,lab_negation", "-bleu", "-length_diff", "-overlap",
                                          "-lab_negation"]
     assert all(r["metrics"]["dev"]["accuracy"] > 0.5 for r in rows)  # every row ran, in two worker processes
-    missing = script(user_dir, "experiments/run.py", "--dataset", "demo", "--features", "lab_negation", "--quiet")
+
+def test_unknown_modules_and_features(cli, user_dir):
+    missing = cli("run", "--dataset", "demo", "--features", "lab_negation", "--quiet")
     assert missing.returncode == 2 and "unknown feature type or group 'lab_negation'" in missing.stderr
-    broken = script(user_dir, "experiments/run.py", "--import", "no_such_module", "--dataset", "demo")
+    broken = cli("run", "--import", "no_such_module", "--dataset", "demo")
     assert broken.returncode == 2 and "--import no_such_module: ModuleNotFoundError" in broken.stderr
 
 
-def test_learning_curves_take_feature_lists(user_dir):
-    done = script(user_dir, "learning_curves/run.py", "--import", "my_lab_features", "--dataset", "demo", "--sizes",
+def test_learning_curves_take_feature_lists(cli, user_dir):
+    done = cli("curve", "--import", "my_lab_features", "--dataset", "demo", "--sizes",
                   "50,all", "--seeds", "1", "--configs", "unlexicalized+lab_negation,lab_negation", "--jobs", "2",
                   "--out", "curve", "--quiet")
     assert done.returncode == 0, done.stderr
@@ -66,23 +62,26 @@ def test_learning_curves_take_feature_lists(user_dir):
     assert configs == {"unlexicalized+lab_negation", "lab_negation"}
 
 
-def test_saved_models_name_the_module_and_need_it(user_dir):
-    done = script(user_dir, "experiments/run.py", "--import", "my_lab_features", "--dataset", "demo", "--features",
+def test_saved_models_name_the_module_and_need_it(cli, user_dir):
+    done = cli("run", "--import", "my_lab_features", "--dataset", "demo", "--features",
                   "unlexicalized,lab_negation", "--C", "1", "--quiet", "--save-model", "lab.model")
     assert done.returncode == 0, done.stderr
     pairs = user_dir / "pairs.tsv"
     pairs.write_text("premise\thypothesis\tlabel\nA man is sleeping .\tA man is not sleeping .\tcontradiction\n")
-    without = script(user_dir, "experiments/predict.py", "--model", "lab.model", "--input", "pairs.tsv", "--out",
-                     "p.tsv")
+    import sys
+    sys.modules.pop("my_lab_features", None)
+    from features.registry import unregister_feature as forget
+    forget("lab_negation")  # a new session: nothing registered
+    without = cli("predict", "--model", "lab.model", "--input", "pairs.tsv", "--out", "p.tsv")
     assert without.returncode == 2
     assert "custom feature type 'lab_negation'" in without.stderr and "--import my_lab_features" in without.stderr
-    with_module = script(user_dir, "experiments/predict.py", "--import", "my_lab_features", "--model", "lab.model",
-                         "--input", "pairs.tsv", "--out", "p.tsv")
+    with_module = cli("predict", "--import", "my_lab_features", "--model", "lab.model", "--input", "pairs.tsv",
+                      "--out", "p.tsv")
     if with_module.returncode != 0 and "spaCy English tagger" in with_module.stderr:
         pytest.skip("needs a spaCy English model to tag the input")
     assert with_module.returncode == 0, with_module.stderr
     lines = (user_dir / "p.tsv").read_text().splitlines()
-    assert lines[0] == "id\tpremise\thypothesis\tgold\tprediction"
+    assert lines[0] == "id\tpremise\thypothesis\tgold\tpredicted"
     assert lines[1].startswith("2\tA man is sleeping .\tA man is not sleeping .\tcontradiction\t")
 
 

@@ -2,20 +2,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
-from tests.conftest import REPO
 
-
-def run_script(*args, env=None):
-    return subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True, env=env)
-
-
-def test_stats_on_shared_data(data_dir):
-    result = run_script("experiments/datasets.py", "--data-dir", str(data_dir), "--stats")
+def test_stats_on_shared_data(cli, data_dir):
+    result = cli("datasets", "--data-dir", data_dir, "--stats")
     assert result.returncode == 0, result.stderr
     corpora = json.loads(result.stdout)["corpora"]
     pairs = {name: {s: v["pairs"] for s, v in c["splits"].items()} for name, c in corpora.items()}
@@ -25,27 +17,27 @@ def test_stats_on_shared_data(data_dir):
     assert pairs["cb"] == {"train": 250, "dev": 56, "test": 250}
     assert pairs["ax"] == {"test": 1104}
     assert corpora["rte"]["splits"]["test"]["labeled"] is False
-    snli = run_script("experiments/datasets.py", "--data-dir", str(data_dir / "snli_1.0_sample"), "--stats",
+    snli = cli("datasets", "--data-dir", data_dir / "snli_1.0_sample", "--stats",
                       "--dataset", "snli")
     dev = json.loads(snli.stdout)["corpora"]["snli"]["splits"]["dev"]
     assert (dev["rows"], dev["pairs"], dev["skipped"]) == (1289, 1273, {"no gold label": 16})
 
 
-def test_stats_demo_and_missing_corpus(tmp_path):
-    demo = json.loads(run_script("experiments/datasets.py", "--stats", "--dataset", "demo").stdout)
+def test_stats_demo_and_missing_corpus(cli, tmp_path):
+    demo = json.loads(cli("datasets", "--stats", "--dataset", "demo").stdout)
     assert demo["corpora"]["demo"]["splits"]["train"]["pairs"] == 4000
-    missing = run_script("experiments/datasets.py", "--stats", "--dataset", "sick", "--data-dir", str(tmp_path))
+    missing = cli("datasets", "--stats", "--dataset", "sick", "--data-dir", tmp_path)
     assert missing.returncode == 2
     assert "not found" in missing.stderr and "--dataset demo" in missing.stderr
 
 
-def test_bad_row_exit_and_skip(tmp_path):
+def test_bad_row_exit_and_skip(cli, tmp_path):
     bad = tmp_path / "train.tsv"
     bad.write_text("premise\thypothesis\tlabel\na\tb\tyes\nonly-one-column\n")
-    args = ["experiments/datasets.py", "--stats", "--dataset", "custom", "--train-file", str(bad)]
-    failed = run_script(*args)
+    args = ["--stats", "--dataset", "custom", "--train-file", bad]
+    failed = cli("datasets", *args)
     assert failed.returncode == 2 and f"{bad}:3: expected 3 tab-separated columns" in failed.stderr
-    skipped = json.loads(run_script(*args, "--on-bad-row", "skip").stdout)
+    skipped = json.loads(cli("datasets", *args, "--on-bad-row", "skip").stdout)
     split = skipped["corpora"]["custom"]["splits"]["train"]
     assert (split["rows"], split["pairs"], split["skipped"]) == (2, 1, {"wrong column count": 1})
 
@@ -59,13 +51,13 @@ def test_bad_row_exit_and_skip(tmp_path):
      ":2: field 'premise' holds a lone surrogate", "lone surrogate"),
     ("train.csv", 'premise,hypothesis\na,b\n"c,d\n' + "e,f\n" * 34, ":3: unterminated quote", "unterminated quote"),
 ])
-def test_bad_rows_exit_cleanly_or_are_counted(tmp_path, name, text, message, category):
+def test_bad_rows_exit_cleanly_or_are_counted(cli, tmp_path, name, text, message, category):
     bad = tmp_path / name
     bad.write_text(text)
-    args = ["experiments/datasets.py", "--stats", "--dataset", "custom", "--test-file", str(bad)]
-    failed = run_script(*args)
+    args = ["--stats", "--dataset", "custom", "--test-file", bad]
+    failed = cli("datasets", *args)
     assert failed.returncode == 2 and f"{bad}{message}" in failed.stderr and "Traceback" not in failed.stderr
-    skipped = run_script(*args, "--on-bad-row", "skip")
+    skipped = cli("datasets", *args, "--on-bad-row", "skip")
     assert skipped.returncode == 0, skipped.stderr
     split = json.loads(skipped.stdout)["corpora"]["custom"]["splits"]["test"]
     assert split["skipped"] == {category: 1} and split["rows"] == split["pairs"] + 1

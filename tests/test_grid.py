@@ -5,9 +5,8 @@ import os
 
 import pytest
 
-from experiments.engine.config import RunConfig
+import experiments
 from experiments.engine.errors import UsageError
-from experiments.engine.experiment import run
 from experiments.engine.parallel import grid_backend
 
 
@@ -16,8 +15,8 @@ def metrics_by_row(record):
 
 
 def test_ablation_table_rows():
-    record = run(RunConfig(dataset="demo", ablation_table=True, features="unlexicalized", progress=False,
-                           grids={"C": (1.0,)}, jobs=2))
+    record = experiments.run(dataset="demo", ablation_table=True, features="unlexicalized", quiet=True, C=1.0,
+                             jobs=2).record
     assert [r["name"] for r in record["rows"]] == ["unlexicalized", "-bleu", "-length_diff", "-overlap"]
     assert record["rows"][1]["features"] == ["length_diff", "overlap"]
 
@@ -32,13 +31,14 @@ def environment_restored():
     os.environ.update(saved)
 
 
+@pytest.mark.slow  # a cluster of worker processes: ~25 s
 def test_dask_local_cluster_gives_the_local_results(environment_restored):
     distributed = pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
-    config = dict(dataset="demo", paper_table=True, progress=False, grids={"C": (0.1, 1.0)})
-    local = run(RunConfig(**config, jobs=2))
+    config = dict(dataset="demo", paper_table=True, quiet=True, C=(0.1, 1.0))
+    local = experiments.run(**config, jobs=2).record
     with distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        remote = run(RunConfig(**config, backend="dask", scheduler=cluster.scheduler_address))
+        remote = experiments.run(**config, backend="dask", scheduler=cluster.scheduler_address).record
     assert metrics_by_row(remote) == metrics_by_row(local)
 
 

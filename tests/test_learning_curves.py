@@ -1,29 +1,28 @@
-"""learning_curves/run.py on the demo corpus: points, resume, plot, single-class samples."""
+"""Learning curves on the demo corpus: points, resume, plot, single-class samples, one engine with run.py."""
 from __future__ import annotations
 
 import csv
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
-from learning_curves.curve import Point, fit_point, parse_config, parse_sizes, sample
-from tests.conftest import REPO
+import experiments
+from experiments.corpora.demo import generate_demo
+from experiments.engine.curve import parse_sizes, sample
 
 
-def run_curve(out, *extra):
-    return subprocess.run([sys.executable, "learning_curves/run.py", "--dataset", "demo", "--sizes", "10,200,all",
-                           "--seeds", "2", "--configs", "lexicalized,unlexicalized", "--out", str(out), "--quiet",
-                           *extra], cwd=REPO, capture_output=True, text=True)
+def run_curve(cli, out, *extra):
+    return cli("curve", "--dataset", "demo", "--sizes", "10,200,all", "--seeds", "2", "--configs",
+               "lexicalized,unlexicalized", "--out", out, "--quiet", *extra)
 
 
 @pytest.fixture(scope="module")
 def curve_dir(tmp_path_factory):
+    from learning_curves.run import main
     out = tmp_path_factory.mktemp("curve")
-    done = run_curve(out, "--jobs", "2")
-    assert done.returncode == 0, done.stderr
+    assert main(["--dataset", "demo", "--sizes", "10,200,all", "--seeds", "2", "--configs", "lexicalized,unlexicalized",
+                 "--out", str(out), "--quiet", "--jobs", "2"]) == 0
     return out
 
 
@@ -44,9 +43,10 @@ def test_more_data_helps_and_json_summarizes(curve_dir):
     record = json.loads((curve_dir / "curve.json").read_text())
     lex = {p["size"]: p for p in record["curve"]["lexicalized"]}
     assert lex[4000]["eval_mean"] > lex[10]["eval_mean"]
-    assert lex[4000]["eval_std"] == 0.0  # the whole split: every seed has the same sample
+    # The whole split: every seed has the same sample, fitted once, so it counts once.
+    assert lex[4000]["eval_std"] == 0.0 and lex[4000]["seeds"] == 1 and lex[10]["seeds"] == 2
     assert record["train_pairs"] == 4000 and record["eval_pairs"] == 1000 and record["seeds"] == 2
-    assert record["versions"]["numpy"]
+    assert record["versions"]["numpy"] and record["reference"]["majority"]["3-class"]["accuracy"] > 0.3
 
 
 def test_plot_is_a_valid_image(curve_dir):
@@ -58,7 +58,7 @@ def test_plot_is_a_valid_image(curve_dir):
     assert (curve_dir / "curve.svg").read_text().lstrip().startswith("<?xml")
 
 
-def test_resume_recomputes_only_missing_points(curve_dir, tmp_path):
+def test_resume_recomputes_only_missing_points(cli, curve_dir, tmp_path):
     out = tmp_path / "resume"
     out.mkdir()
     for name in ("curve.csv", "run.json"):
@@ -70,7 +70,7 @@ def test_resume_recomputes_only_missing_points(curve_dir, tmp_path):
         writer.writeheader()
         writer.writerows(kept)
         handle.write("lexicalized,10,10,0,0.5")  # a line cut short by an interruption
-    done = run_curve(out)
+    done = run_curve(cli, out)
     assert done.returncode == 0, done.stderr
     record = json.loads((out / "curve.json").read_text())
     assert record["points_computed"] == 2 and record["points_reused"] == 10
@@ -79,27 +79,52 @@ def test_resume_recomputes_only_missing_points(curve_dir, tmp_path):
     assert again == before  # same seeds, same numbers
 
 
-def test_refuses_points_of_another_run(curve_dir, tmp_path):
+def test_refuses_points_of_another_run(cli, curve_dir, tmp_path):
     out = tmp_path / "other"
     out.mkdir()
     (out / "run.json").write_text(json.dumps({"dataset": "something else"}))
-    done = run_curve(out)
+    done = run_curve(cli, out)
     assert done.returncode == 2 and "--overwrite" in done.stderr
 
 
 def test_sizes_are_clipped_and_samples_seeded():
-    sizes, notes = parse_sizes("1,10,50,all", 20)
+    sizes, notes = parse_sizes(("1", "10", "50", "all"), 20)
     assert sizes == [("1", 1), ("10", 10), ("all", 20)] and "clipped to 20" in notes[0]
-    assert parse_sizes("50,5", 20)[0] == [("5", 5), ("50", 20)]
+    assert parse_sizes(("50", "5"), 20)[0] == [("5", 5), ("50", 20)]
     assert (sample(100, 10, 3) == sample(100, 10, 3)).all() and not (sample(100, 10, 3) == sample(100, 10, 4)).all()
     assert (sample(5, 9, 0) == np.arange(5)).all()
 
 
 def test_single_class_sample_predicts_that_class():
-    X = np.eye(4)
-    y = np.array(["entailment", "entailment", "neutral", "contradiction"], dtype=object)
-    inputs = {"X": (X, X, X), "y": (y, y, y)}
-    from experiments.engine.config import RunConfig
-    row = fit_point(Point("lexicalized", 1, "1", 0), parse_config("lexicalized"), inputs, RunConfig(progress=False))
-    seen = y[sample(4, 1, 0)][0]
-    assert row["train_accuracy"] == 1.0 and row["eval_accuracy"] == np.mean(y == seen)  # predicts `seen` everywhere
+    curve = experiments.learning_curve(dataset="demo", sizes="1", seeds=2, configs="unlexicalized", quiet=True)
+    seen = curve.points
+    assert len(seen) == 2 and (seen.train_accuracy == 1.0).all()
+    dev, train = [p.label for p in generate_demo("dev")], generate_demo("train")
+    for seed, accuracy in zip(seen.seed, seen.eval_accuracy):
+        only = train[int(sample(len(train), 1, int(seed))[0])].label
+        assert accuracy == pytest.approx(np.mean(np.array(dev) == only))  # predicts that label everywhere
+
+
+def test_a_point_is_a_run_row_on_a_sample():
+    # One engine: the curve's point at the whole split is run.py's row, number for number.
+    curve = experiments.learning_curve(dataset="demo", sizes="all", seeds=1, configs="unlexicalized", quiet=True,
+                                       C="0.3,1")
+    run = experiments.run(dataset="demo", features="unlexicalized", quiet=True, C="0.3,1")
+    point = curve.points.iloc[0]
+    row = run.row()
+    assert point.eval_accuracy == row["metrics"]["dev"]["accuracy"]
+    assert point.train_accuracy == row["metrics"]["train"]["accuracy"]
+    assert point.chosen == f"C={row['selection']['chosen']['C']}"
+
+
+def test_every_run_option_reaches_the_curve(cli, tmp_path):
+    # --two-class, --seed, --train-size and --label-map, which the curves once ignored.
+    done = cli("curve", "--dataset", "demo", "--sizes", "50,all", "--seeds", "1", "--features", "unlexicalized",
+               "--two-class", "--seed", "3", "--train-size", "300", "--C", "1", "--out", tmp_path / "c", "--quiet")
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "c" / "curve.json").read_text())
+    assert record["train_pairs"] == 300 and record["configs"] == ["unlexicalized"] and record["classes"] == 2
+    assert record["config"]["seed"] == 3 and record["config"]["two_class"] is True
+    resumed = cli("curve", "--dataset", "demo", "--sizes", "50,all", "--seeds", "1", "--features", "unlexicalized",
+                  "--seed", "3", "--train-size", "300", "--C", "1", "--out", tmp_path / "c", "--quiet")
+    assert resumed.returncode == 2 and "--two-class" in resumed.stderr  # other settings: refused, and said which

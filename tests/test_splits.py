@@ -3,21 +3,14 @@ training never shows caught, unlabeled training data explained, a majority refer
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 
 from experiments.corpora import load_pairs
 from experiments.corpora.readers.common import DataFormatError
-from tests.conftest import REPO
 
 TRAIN = "".join(f"A man number {i} is sleeping .\tA man is {'sleeping' if i % 2 else 'running'} .\t"
                 f"{'yes' if i % 2 else 'no'}\n" for i in range(30))
-
-
-def run(*args):
-    return subprocess.run([sys.executable, "experiments/run.py", *args], cwd=REPO, capture_output=True, text=True)
 
 
 @pytest.fixture
@@ -29,11 +22,11 @@ def files(tmp_path):
     return tmp_path
 
 
-def test_columns_are_found_and_the_choice_is_said(files):
+def test_columns_are_found_and_the_choice_is_said(cli, files):
     pairs = load_pairs(files / "train.tsv")
     assert len(pairs) == 30 and pairs[0].premise == "A man number 0 is sleeping ." and pairs[0].label == "no"
-    done = run("--dataset", "custom", "--train-file", str(files / "train.tsv"), "--features", "unlexicalized",
-               "--C", "1", "--out", str(files / "r.json"))
+    done = cli("run", "--dataset", "custom", "--train-file", files / "train.tsv", "--features", "unlexicalized",
+               "--C", "1", "--out", files / "r.json")
     if "spaCy English tagger" in done.stderr:
         pytest.skip("needs a spaCy English model to tag the files")
     assert done.returncode == 0, done.stderr
@@ -43,35 +36,35 @@ def test_columns_are_found_and_the_choice_is_said(files):
     assert "majority (no, reference)" in done.stdout  # a majority row is always there to read against
 
 
-def test_missing_columns_are_named(files):
+def test_missing_columns_are_named(cli, files):
     (files / "odd.tsv").write_text("first\tsecond\tlabel\na\tb\tyes\n")
     with pytest.raises(DataFormatError, match="no premise and hypothesis columns found among first, second, label"):
         load_pairs(files / "odd.tsv")
     assert load_pairs(files / "odd.tsv", premise="first", hypothesis="second")[0].hypothesis == "b"
-    done = run("--dataset", "custom", "--train-file", str(files / "nolabel.tsv"), "--features", "unlexicalized")
+    done = cli("run", "--dataset", "custom", "--train-file", files / "nolabel.tsv", "--features", "unlexicalized")
     assert done.returncode == 2
     assert "needs gold labels to learn from: 30 of its 30 pairs have no label" in done.stderr
     assert "its columns are sentence1, sentence2, gold (the label column is set by --label-column)" in done.stderr
 
 
-def test_label_map_unseen_labels_and_two_class_models(files):
-    base = ["--dataset", "custom", "--train-file", str(files / "train.tsv"), "--dev-file", str(files / "dev.tsv")]
-    unseen = run(*base, "--features", "unlexicalized")
+def test_label_map_unseen_labels_and_two_class_models(cli, files):
+    base = ["--dataset", "custom", "--train-file", files / "train.tsv", "--dev-file", files / "dev.tsv"]
+    unseen = cli("run", *base, "--features", "unlexicalized")
     assert unseen.returncode == 2 and "label(s) 'maybe' that never occur in training" in unseen.stderr
     assert "dev.tsv" in unseen.stderr and "--allow-unseen-labels" in unseen.stderr
-    allowed = run(*base, "--features", "unlexicalized", "--allow-unseen-labels", "--C", "1", "--quiet")
+    allowed = cli("run", *base, "--features", "unlexicalized", "--allow-unseen-labels", "--C", "1", "--quiet")
     if "spaCy English tagger" in allowed.stderr:
         pytest.skip("needs a spaCy English model to tag the files")
     assert allowed.returncode == 0 and "note: the dev split" in allowed.stderr and "never occur" in allowed.stderr
-    edit = ["--dataset", "custom", "--train-file", str(files / "train.tsv"), "--model", "edit_distance", "--quiet"]
-    unmapped = run(*edit)
+    edit = ["--dataset", "custom", "--train-file", files / "train.tsv", "--model", "edit_distance", "--quiet"]
+    unmapped = cli("run", *edit)
     assert unmapped.returncode == 2 and "--label-map yes=entailment,no=not_entailment" in unmapped.stderr
-    mapped = run(*edit, "--label-map", "yes=entailment,no=not_entailment")
+    mapped = cli("run", *edit, "--label-map", "yes=entailment,no=not_entailment")
     assert mapped.returncode == 0, mapped.stderr
-    bad = run(*edit, "--label-map", "yes")
+    bad = cli("run", *edit, "--label-map", "yes")
     assert bad.returncode == 2 and "expected OLD=NEW pairs" in bad.stderr
 
 
-def test_a_custom_dataset_needs_a_training_file(files):
-    done = run("--dataset", "custom", "--dev-file", str(files / "dev.tsv"))
+def test_a_custom_dataset_needs_a_training_file(cli, files):
+    done = cli("run", "--dataset", "custom", "--dev-file", files / "dev.tsv")
     assert done.returncode == 2 and "no training split to learn from" in done.stderr and "--train-file" in done.stderr

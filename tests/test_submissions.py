@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import zipfile
 
 import pytest
@@ -23,7 +21,6 @@ from experiments.outputs.submissions import (
     write_submissions,
 )
 from features.labels import CB3
-from tests.conftest import REPO
 
 
 @pytest.mark.parametrize("benchmark, name, ids, labels, expected", [
@@ -111,20 +108,18 @@ def test_r3_equals_sklearn_and_categories(tmp_path):
     assert two["metric"] == "two-class MCC"
 
 
-def test_diagnose_cli_on_predictions(tmp_path):
+def test_diagnose_cli_on_predictions(cli, tmp_path):
     path = tmp_path / "diagnostic-full.tsv"
     path.write_bytes(DIAGNOSTIC.encode())
     ax = write_predictions(TASKS[("glue", "AX")], [str(i) for i in range(6)],
                            ["contradiction", "entailment", "neutral", "entailment", "contradiction", "neutral"],
                            tmp_path / "out")
-    done = subprocess.run([sys.executable, "experiments/diagnose.py", "--diagnostic", str(path), "--predictions",
-                           str(ax), "--out", str(tmp_path / "d.json")], cwd=REPO, capture_output=True, text=True)
+    done = cli("diagnose", "--diagnostic", path, "--predictions", ax, "--out", tmp_path / "d.json")
     assert done.returncode == 0, done.stderr
     assert "R3 (three-class MCC) on 6 diagnostic examples: +1.000" in done.stdout
     assert json.loads((tmp_path / "d.json").read_text())["categories"]["Logic"]["count"] == 3
     short = write_predictions(TASKS[("glue", "AX")], ["0"], ["neutral"], tmp_path / "short")
-    done = subprocess.run([sys.executable, "experiments/diagnose.py", "--diagnostic", str(path), "--predictions",
-                           str(short)], cwd=REPO, capture_output=True, text=True)
+    done = cli("diagnose", "--diagnostic", path, "--predictions", short)
     assert done.returncode == 2 and "no prediction for 5" in done.stderr
 
 
@@ -213,7 +208,8 @@ def test_submission_of_an_empty_cb_test_file_is_refused(tmp_path):
 
 
 def test_submission_notes_reach_the_log(tmp_path, monkeypatch):
-    monkeypatch.setattr(submissions, "annotate", lambda pairs, **kwargs: pairs)  # no tagger needed
+    import features.annotation
+    monkeypatch.setattr(features.annotation, "annotate", lambda pairs, **kwargs: pairs)  # no tagger needed
     data = _cb_data(tmp_path, '{"premise": "a", "hypothesis": "b", "idx": 0}\n')
     messages = []
     written = write_submissions(_Constant(), get_corpus("cb"), {"superglue": tmp_path / "out"}, data_dir=data,

@@ -291,6 +291,7 @@ def test_lexnames_number_and_categorize_the_45_files():
 MANUAL = Path("/usr/share/man/man5/lexnames.5WN.gz")
 
 
+@pytest.mark.wordnet
 @pytest.mark.skipif(not MANUAL.is_file(), reason=f"{MANUAL} (Debian's wordnet-base) is not installed")
 def test_lexnames_match_the_installed_manual_page():
     table = re.findall(r"^(\d\d)\t(\S+)\s*\t", gzip.decompress(MANUAL.read_bytes()).decode("latin-1"), re.M)
@@ -302,6 +303,7 @@ def test_lexnames_match_the_installed_manual_page():
 
 @pytest.fixture(scope="module")
 def real_wordnet():
+    """WordNet 3.0 where NLTK finds it (overrides conftest's, to hand the reader over)."""
     if not wordnet_available():
         pytest.skip("WordNet 3.0 is not installed for NLTK: python experiments/download.py wordnet")
     return load_wordnet()

@@ -310,9 +310,7 @@ def test_registry_groups():
 
 
 @pytest.fixture(scope="module")
-def real():
-    if not wordnet_available():
-        pytest.skip("WordNet 3.0 is not installed for NLTK: python experiments/download.py wordnet")
+def real(real_wordnet):
     return WordNetRelations()
 
 

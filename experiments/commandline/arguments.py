@@ -1,165 +1,148 @@
-"""Argument groups shared by the command-line scripts, built from the library's own declarations
-(corpus registry, featurizer options, model registry), so a flag's choices live in one place."""
+"""Argument parsers built from the options table (`engine.options`): one flag per option a command
+takes, grouped as the table groups them. argparse only collects what was typed (nothing is
+converted or defaulted here); `RunConfig` checks every value, once."""
 from __future__ import annotations
 
 import argparse
 import importlib
-import math
+import importlib.util
 import os
 import sys
+from pathlib import Path
 
-from features.options import OPTIONS
-from models import C_GRID
-
-from ..corpora import CORPORA, Corpus, custom_corpus, get_corpus
-from ..corpora.readers.common import ON_BAD_ROW_CHOICES
 from ..engine.errors import UsageError
-from ..engine.parallel import BACKENDS, resolve_jobs
+from ..engine.options import for_command
 
 
-def label_map(text: str) -> dict[str, str]:
-    """An argparse type: `yes=entailment,no=not_entailment` -> {"yes": "entailment", "no": "not_entailment"}."""
-    mapping = {}
-    for item in (s.strip() for s in text.split(",") if s.strip()):
-        old, sep, new = item.partition("=")
-        if not sep or not old.strip() or not new.strip():
-            raise argparse.ArgumentTypeError(f"expected OLD=NEW pairs separated by commas, got {item!r}")
-        if old.strip() in mapping:
-            raise argparse.ArgumentTypeError(f"label {old.strip()!r} is mapped twice")
-        mapping[old.strip()] = new.strip()
-    return mapping
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    pass
 
 
-def count(minimum: int):
-    """An argparse type: an integer of at least `minimum` (e.g. `--seeds 0` is refused)."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if value < minimum:
-            raise argparse.ArgumentTypeError(f"expected a number of at least {minimum}, got {value}")
-        return value
-    parse.__name__ = f"count>={minimum}"
-    return parse
+def build_parser(command: str, description: str | None = None, *, prog: str | None = None) -> argparse.ArgumentParser:
+    """The parser of `command` ("run", "curve" or "predict"), every flag from the table."""
+    parser = argparse.ArgumentParser(description=description, formatter_class=_Formatter, prog=prog,
+                                     argument_default=argparse.SUPPRESS)
+    add_import_argument(parser)
+    groups: dict[str, argparse._ArgumentGroup] = {}
+    for option in for_command(command):
+        group = groups.get(option.group) or groups.setdefault(option.group, parser.add_argument_group(option.group))
+        add_option(group, option)
+    return parser
 
 
-def jobs_count(text: str) -> int:
-    """`--jobs`: a positive count, or -1 for one per core; more than the cores is capped, with a note."""
+def add_option(group, option) -> None:
+    """One table entry as an argparse flag (values stay text: `RunConfig` parses and checks them)."""
+    kwargs: dict = {"dest": option.name, "help": _help(option)}
+    if option.action == "flag":
+        kwargs["action"] = "store_true"
+    elif option.action == "toggle":
+        kwargs["action"] = argparse.BooleanOptionalAction
+    else:
+        kwargs["action"] = "append" if option.action == "append" else "store"
+        kwargs["metavar"] = option.metavar or _metavar(option)
+    group.add_argument(option.cli_flag, **kwargs)
+
+
+def _metavar(option) -> str | None:
+    choices = option.parse.__dict__.get("choices")
+    if isinstance(choices, tuple):
+        return "{" + ",".join(map(str, choices)) + "}"
+    return None
+
+
+def _help(option) -> str:
+    text = option.help
+    if option.action == "toggle":
+        return f"{text} (default: {'on' if option.default else 'off'})"
+    if option.action in ("flag",) or option.default in (None, (), {}, ""):
+        return text
+    return f"{text} (default: {option.default})"
+
+
+def given_options(args: argparse.Namespace, command: str) -> dict:
+    """The configuration options typed on the command line (outputs and defaults left out), as
+    `RunConfig(command, **given)` takes them."""
+    names = {o.name for o in for_command(command, config_only=True)}
+    given = {}
+    for name, value in vars(args).items():
+        if name in names:
+            given[name] = tuple(value) if isinstance(value, list) else value
+    return given
+
+
+def output(args: argparse.Namespace, name: str):
+    """An output option of the command (not part of the run's configuration), checked like the
+    others: None when not given."""
+    from ..engine.options import OptionError, options
+    option = options()[name]
+    if not hasattr(args, name):
+        return option.default
     try:
-        return resolve_jobs(int(text))
-    except (ValueError, UsageError) as exc:
-        raise argparse.ArgumentTypeError(str(exc) if isinstance(exc, UsageError) else
-                                         f"expected a whole number, got {text!r}") from None
+        return option.check(getattr(args, name))
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
 
 
-def import_user_modules(argv: list[str] | None) -> None:
+def import_user_modules(argv: list[str] | None) -> list[str]:
     """Import every `--import MODULE` of the command line before anything else, so the feature types
-    and models it registers exist when the parser lists the choices and when models are loaded.
+    and models it registers exist when the run starts and when models are loaded.
 
-    The current directory is searched first (a script's own directory is on sys.path, not the
-    user's), like `python -m` does.
+    MODULE is a module name (the current directory is searched first, as `python -m` does) or the
+    path of a .py file. Returns the modules imported.
     """
     pre = argparse.ArgumentParser(add_help=False)
     add_import_argument(pre)
-    modules = pre.parse_known_args(sys.argv[1:] if argv is None else argv)[0].modules
+    modules = pre.parse_known_args(sys.argv[1:] if argv is None else argv)[0].modules or []
     if modules and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     for name in modules:
-        try:
-            importlib.import_module(name)
-        except Exception as exc:  # the user's code: any failure is theirs to see, in one line
-            raise UsageError(f"--import {name}: {type(exc).__name__}: {exc}") from None
+        _by_value(import_module(name))
+    return modules
+
+
+def _by_value(module) -> None:
+    """Worker processes (joblib's, Dask's) get the user's functions by value, so they never need to
+    import the module: a worker started earlier, or on another machine, does not have its path."""
+    try:
+        import cloudpickle  # what joblib's workers and Dask pickle with (a dependency of joblib >= 1.5)
+    except ImportError:  # pragma: no cover - then workers import the module by name, as before
+        return
+    if getattr(module, "__name__", "__main__") != "__main__":
+        cloudpickle.register_pickle_by_value(module)
+
+
+def import_module(name: str):
+    """A module by name, or by the path of its .py file; any failure is one UsageError."""
+    try:
+        if name.endswith(".py") or os.sep in name or "/" in name:
+            path = Path(name)
+            if not path.is_file():
+                raise UsageError(f"--import {name}: no such file")
+            module_name = path.stem
+            if not module_name.isidentifier():
+                raise UsageError(f"--import {name}: {path.name} is not a module name (letters, digits, _)")
+            if str(path.resolve().parent) not in sys.path:
+                sys.path.insert(0, str(path.resolve().parent))
+            existing = sys.modules.get(module_name)
+            if existing is not None and Path(getattr(existing, "__file__", "") or "").resolve() == path.resolve():
+                return existing
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            try:
+                spec.loader.exec_module(module)
+            except BaseException:
+                sys.modules.pop(module_name, None)
+                raise
+            return module
+        return importlib.import_module(name)
+    except UsageError:
+        raise
+    except Exception as exc:  # the user's code: any failure is theirs to see, in one line
+        raise UsageError(f"--import {name}: {type(exc).__name__}: {exc}") from None
 
 
 def add_import_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--import", dest="modules", action="append", default=[], metavar="MODULE",
-                        help="import this module of yours first (repeatable): its register_feature and "
-                             "register_model calls make its feature types and models available")
-
-
-def add_data_arguments(parser: argparse.ArgumentParser, dataset_default: str | None = "snli") -> None:
-    group = parser.add_argument_group("data")
-    group.add_argument("--dataset", default=dataset_default, choices=sorted(CORPORA) + ["custom"],
-                       metavar="NAME", help=f"corpus name: {', '.join(sorted(CORPORA))}, or custom "
-                       f"(default: {dataset_default})")
-    group.add_argument("--data-dir", metavar="DIR",
-                       help="where corpora live (default: $NLI_DATA_DIR, else ./data)")
-    group.add_argument("--on-bad-row", choices=ON_BAD_ROW_CHOICES, default="error",
-                       help="stop at the first malformed row, or skip and count it (default: error)")
-    group.add_argument("--label-map", type=label_map, default={}, metavar="OLD=NEW,...",
-                       help="rename gold labels, e.g. yes=entailment,no=not_entailment (two-class models, such "
-                            "as edit distance, read entailment/not_entailment)")
-    group.add_argument("--allow-unseen-labels", action="store_true",
-                       help="warn instead of stopping when dev or test has labels that training never shows")
-    custom = parser.add_argument_group("custom dataset (--dataset custom)")
-    custom.add_argument("--train-file", metavar="FILE", help=".tsv, .csv or .jsonl with named columns")
-    custom.add_argument("--dev-file", metavar="FILE")
-    custom.add_argument("--test-file", metavar="FILE")
-    custom.add_argument("--premise-column", metavar="NAME",
-                        help="default: found among premise/hypothesis, sentence1/sentence2, sentence_A/sentence_B")
-    custom.add_argument("--hypothesis-column", metavar="NAME")
-    custom.add_argument("--label-column", default="label", metavar="NAME")
-    custom.add_argument("--id-column", default=None, metavar="NAME")
-
-
-def custom_files(args: argparse.Namespace) -> dict:
-    """The custom dataset's files and columns (empty for a registered corpus)."""
-    if args.dataset != "custom":
-        return {}
-    return {"train": args.train_file, "dev": args.dev_file, "test": args.test_file, "premise": args.premise_column,
-            "hypothesis": args.hypothesis_column, "label": args.label_column, "id": args.id_column}
-
-
-def corpus_from_args(args: argparse.Namespace) -> Corpus:
-    if args.dataset == "custom":
-        c = custom_files(args)
-        try:
-            return custom_corpus(c["train"], c["dev"], c["test"], premise=c["premise"], hypothesis=c["hypothesis"],
-                                 label=c["label"], id_column=c["id"])
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-    return get_corpus(args.dataset)
-
-
-def add_featurizer_arguments(group) -> None:
-    """One flag per featurizer option (`features.options`): `--tag-match`, `--no-lowercase`, ..."""
-    for option in OPTIONS.values():
-        flag = "--" + option.name.replace("_", "-")
-        if option.kind is bool:
-            group.add_argument(flag, dest=option.name, action=argparse.BooleanOptionalAction, default=option.default,
-                               help=f"{option.help} (default: {'on' if option.default else 'off'})")
-        else:
-            kind = count(option.minimum) if option.kind is int and option.minimum is not None else option.kind
-            group.add_argument(flag, dest=option.name, type=kind, choices=option.choices,
-                               default=option.default, metavar=None if option.choices else "N",
-                               help=f"{option.help} (default: {option.default})")
-
-
-def featurizer_options(args: argparse.Namespace) -> dict:
-    return {name: getattr(args, name) for name in OPTIONS}
-
-
-def add_selection_arguments(group) -> None:
-    group.add_argument("--C", dest="c_grid", metavar="LIST", default=",".join(map(str, C_GRID)),
-                       help=f"candidate inverse regularization strengths of logistic regression, chosen on dev "
-                            f"(default: {','.join(map(str, C_GRID))})")
-
-
-def parse_c_grid(text: str) -> tuple[float, ...]:
-    """`--C 0.1,1,3` -> (0.1, 1.0, 3.0); anything else is a UsageError."""
-    try:
-        grid = tuple(float(c) for c in text.split(",") if c.strip())
-    except ValueError:
-        raise UsageError(f"--C takes a comma-separated list of numbers, not {text!r}") from None
-    if not grid or not all(math.isfinite(c) and c > 0 for c in grid):
-        raise UsageError(f"--C takes positive, finite numbers, not {text!r}")
-    return grid
-
-
-def add_parallel_arguments(group) -> None:
-    group.add_argument("--jobs", type=jobs_count, default=1,
-                       help="parallel workers for grids and tagging; -1: one per core (default: 1)")
-    group.add_argument("--backend", choices=BACKENDS, default="local",
-                       help="where grids run: local joblib workers, or a Dask cluster (needs --scheduler)")
-    group.add_argument("--scheduler", metavar="ADDRESS", help="Dask scheduler address, e.g. tcp://host:8786")
+                        help="import this module of yours first (a module name or a .py file; repeatable): its "
+                             "register_feature and register_model calls make its feature types and models available")

@@ -1,84 +1,133 @@
-"""`RunConfig`: everything that determines a run's numbers, recorded verbatim in its JSON record."""
+"""`RunConfig`: everything that determines a run's numbers, each value checked once against the
+options table (`engine.options`) and recorded verbatim in the run's JSON record."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import Any
 
-from features.options import resolve_options
-
-from ..corpora import Corpus, custom_corpus, get_corpus
 from .errors import UsageError
-from .parallel import resolve_jobs
+from .options import OptionError, for_command, options, unknown_option
+
+CUSTOM_FILES = ("train_file", "dev_file", "test_file")
+CUSTOM_COLUMNS = ("premise_column", "hypothesis_column", "label_column", "id_column")
 
 
-@dataclass
 class RunConfig:
-    """A run of `experiments/run.py` (and the settings learning curves share with it).
+    """The settings of a run (`command="run"`), a learning curve (`"curve"`) or a prediction
+    (`"predict"`): the table's options for that command, by name, as `experiments.run` and the
+    command lines take them. Missing options take their defaults; a value an option does not
+    take, or a name no option has, is a UsageError naming the flag.
 
-    featurizer: `PairFeaturizer` options (`features.options`); missing ones take their defaults.
-    grids: candidate values per hyperparameter, overriding the model's own grid (`--C` sets "C").
-    bootstrap: refit on this many resamples of the training set and report the spread of the score.
-    label_map: gold label -> label of the task (e.g. {"yes": "entailment", "no": "not_entailment"}).
-    allow_unseen_labels: warn, instead of stopping, when dev or test has labels training never shows.
-    explain: keep, per scored pair, the model's confidence and the features that pushed it to its
-        prediction (for --errors); the record then carries them under `_examples`.
-    custom: for dataset "custom", the train/dev/test files and column names.
+        config = RunConfig(dataset="sick", features="lexicalized", ablate=["cross_bigrams"])
+        config.ablate   # ('cross_bigrams',)
     """
 
-    dataset: str = "snli"
-    data_dir: str | None = None
-    model: str = "lr"
-    features: str = "lexicalized"
-    ablate: tuple[str, ...] = ()
-    two_class: bool = False
-    train_size: int | None = None
-    seed: int = 0
-    eval_split: str = "dev"
-    paper_table: bool = False
-    ablation_table: bool = False
-    top_features: int = 0
-    jobs: int = 1
-    on_bad_row: str = "error"
-    featurizer: dict = field(default_factory=dict)
-    grids: dict = field(default_factory=dict)
-    cv_folds: int = 5
-    bootstrap: int = 0
-    label_map: dict = field(default_factory=dict)
-    allow_unseen_labels: bool = False
-    explain: bool = False
-    progress: bool = True
-    backend: str = "local"
-    scheduler: str | None = None
-    custom: dict = field(default_factory=dict)
-
-    def __post_init__(self):
-        try:
-            self.featurizer = resolve_options(self.featurizer)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        self.ablate = tuple(self.ablate)
-        self.grids = {name: tuple(values) for name, values in self.grids.items()}
-        for name, values in self.grids.items():
-            if not values:
-                raise UsageError(f"the grid of {name} is empty")
-        if self.backend == "local":
-            self.jobs = resolve_jobs(self.jobs)
-        if isinstance(self.cv_folds, bool) or not isinstance(self.cv_folds, int) or self.cv_folds < 2:
-            raise UsageError(f"--cv-folds takes a number of folds of at least 2, got {self.cv_folds!r}")
-        if self.top_features < 0:
-            raise UsageError(f"--top-features takes a count of at least 0, got {self.top_features}")
-        if self.train_size is not None and self.train_size < 1:
-            raise UsageError("--train-size must be at least 1")
-
-    def corpus(self) -> Corpus:
-        if self.dataset == "custom":
-            c = self.custom
+    def __init__(self, command: str = "run", **given: Any):
+        table = {o.name: o for o in for_command(command, config_only=True)}
+        for name in given:
+            if name not in table:
+                raise UsageError(unknown_option(name, command))
+        values = {}
+        for name, option in table.items():
             try:
-                return custom_corpus(c.get("train"), c.get("dev"), c.get("test"), premise=c.get("premise"),
-                                     hypothesis=c.get("hypothesis"), label=c.get("label", "label"),
-                                     id_column=c.get("id"))
-            except ValueError as exc:
+                values[name] = option.check(given[name]) if name in given else option.default
+            except OptionError as exc:
                 raise UsageError(str(exc)) from None
+        self.__dict__.update(values)
+        self.command = command
+        self.given = frozenset(given)  # what the user set, as opposed to defaults
+        self._check_together()
+
+    def _check_together(self) -> None:
+        """Options that only mean something together: a file of pairs is the custom corpus."""
+        if self.command == "predict":
+            return
+        files = [n for n in CUSTOM_FILES if getattr(self, n)]
+        if files and self.dataset != "custom":
+            if "dataset" in self.given:
+                raise UsageError(f"--{files[0].replace('_', '-')} reads pairs of your own, but --dataset is "
+                                 f"{self.dataset!r}: drop --dataset (your files are the corpus), or give "
+                                 "--dataset custom")
+            self.__dict__["dataset"] = "custom"
+        if self.dataset != "custom":
+            columns = [n for n in CUSTOM_COLUMNS if n in self.given]
+            if columns:
+                raise UsageError(f"--{columns[0].replace('_', '-')} names a column of your own files "
+                                 f"(--train-file ...); the columns of {self.dataset!r} are known")
+
+    # ---------------------------------------------------------------- what the engine reads
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in sorted(self.given))
+        return f"RunConfig({self.command!r}{', ' if shown else ''}{shown})"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, RunConfig) and self.to_dict() == other.to_dict() and self.command == other.command
+
+    def __getstate__(self):
+        return dict(self.__dict__)
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+
+    def replace(self, **changes) -> RunConfig:
+        """A copy with some options changed (checked like the originals)."""
+        given = {n: getattr(self, n) for n in self.given}
+        return RunConfig(self.command, **{**given, **changes})
+
+    def to_dict(self) -> dict:
+        """The options of this command, JSON-able (for the run record)."""
+        out = {}
+        for option in for_command(self.command, config_only=True):
+            value = getattr(self, option.name)
+            out[option.name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+    def signature(self) -> dict:
+        """The options that change a run's numbers (what a resumed learning curve must match)."""
+        return {o.name: self.to_dict()[o.name] for o in for_command(self.command, config_only=True)
+                if o.affects_results}
+
+    @property
+    def featurizer(self) -> dict:
+        """`PairFeaturizer` options (`features.options`)."""
+        from features.options import OPTIONS
+        return {name: getattr(self, name) for name in OPTIONS if hasattr(self, name)}
+
+    @property
+    def grids(self) -> dict:
+        """Candidates that override a model's own grid: `--C`, and `--wordnet` for edit distance."""
+        grids = {}
+        if getattr(self, "C", None):
+            grids["C"] = tuple(self.C)
+        if getattr(self, "wordnet", False):
+            grids["wordnet"] = (False, True)
+        return grids
+
+    @property
+    def progress(self) -> bool:
+        return not self.quiet
+
+    @property
+    def custom(self) -> dict:
+        """The custom corpus' files and columns."""
+        return {"train": self.train_file, "dev": self.dev_file, "test": self.test_file,
+                "premise": self.premise_column, "hypothesis": self.hypothesis_column,
+                "label": self.label_column, "id": self.id_column}
+
+    def corpus(self):
+        from ..corpora import custom_corpus, get_corpus
         try:
+            if self.dataset == "custom":
+                c = self.custom
+                return custom_corpus(c["train"], c["dev"], c["test"], premise=c["premise"],
+                                     hypothesis=c["hypothesis"], label=c["label"], id_column=c["id"])
             return get_corpus(self.dataset)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
+
+
+def option_names(command: str = "run") -> list[str]:
+    return [o.name for o in for_command(command, config_only=True)]
+
+
+__all__ = ["RunConfig", "option_names", "options"]

@@ -1,15 +1,16 @@
-"""The experiment behind `experiments/run.py`: a config in, a result record out.
+"""The experiment behind `experiments.run` and `run.py`: a config in, a record and fitted models out.
 
-Loads and annotates the splits, featurizes once for every row that reads the feature matrix,
-then fits the rows (a row is a model + feature types + label granularity). Each model's
-`ModelSpec` says what it reads, whether it is two-class, and which hyperparameters
-`selection` chooses; nothing here branches on a model's name.
+`prepare` loads and annotates the splits and featurizes them once for every row that reads the
+feature matrix; `run_row` fits one row (a model + feature types + label granularity) on the
+training split, or on a sample of it (a learning-curve point), and scores it. Each model's
+`ModelSpec` says what it reads, whether it is two-class, and which hyperparameters `selection`
+chooses; nothing here branches on a model's name.
 """
 from __future__ import annotations
 
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -17,209 +18,45 @@ from joblib import Parallel, delayed
 import features
 from features.combine import PairFeaturizer
 from features.labels import NLI2, NLI3
-from features.wordnet_data import wordnet_available
-from models import DEFAULT_MODEL, MODELS, ModelSpec, get_model
 from models.common import check_training_labels
+from models import majority
 from models.majority import MajorityClassifier
 
 from .. import __version__
 from ..outputs.model_files import Predictor
+from ..outputs.records import peak_rss_bytes, versions
 from .config import RunConfig
 from .errors import UsageError
-from .explanations import explain_examples, top_features
+from .explanations import top_features
 from .metrics import evaluate
 from .parallel import grid_backend, n_jobs
-from ..outputs.records import peak_rss_bytes, versions
 from .resampling import bootstrap
+from .rows import Row, plan_rows
 from .selection import describe_folds, out_of_fold_predictions, stratified_folds, tune
 from .significance import compare_predictions
 from .splits import Splits, labels_of, load_splits
 
 
 @dataclass
-class Row:
-    """One line of a results table. It carries the model's spec itself, so a worker process
-    needs no registry to run it (a model registered in a notebook works with --jobs 2)."""
+class Prepared:
+    """The annotated splits of a run and, for the rows that read features, one featurization:
+    what every row (and every learning-curve point) of a run reads."""
 
-    name: str
-    spec: ModelSpec
-    feature_types: tuple[str, ...]
-    two_class: bool
-    grid: dict = field(default_factory=dict)  # candidates this row fixes (e.g. wordnet=(True,))
+    corpus: object
+    data: Splits
+    featurizer: PairFeaturizer | None
+    matrices: dict  # "train", "selection", "evaluation" -> CSR matrix (or None)
+    timings: dict = field(default_factory=dict)
 
     @property
-    def model(self) -> str:
-        return self.spec.name
+    def matrix_types(self) -> list[str]:
+        return list(self.featurizer.feature_types) if self.featurizer is not None else []
 
 
-@dataclass(frozen=True)
-class PaperRow:
-    """A row of `--paper-table`. two_class None is the corpus' own label set; grid fixes candidates
-    of the model's selection; wordnet rows need WordNet and are skipped, with a note, without it."""
-
-    name: str
-    model: str
-    features: str | None
-    two_class: bool | None
-    grid: tuple = ()
-    wordnet: bool = False
-
-
-# The SNLI paper's rows (Tables 4 and 5), all from one featurization. A row that would repeat an
-# earlier one (two-class LR on a two-class corpus) is left out.
-PAPER_TABLE = (
-    PaperRow("lexicalized", "lr", "lexicalized", None),
-    PaperRow("unigrams_only", "lr", "unigrams_only", None),
-    PaperRow("unlexicalized", "lr", "unlexicalized", None),
-    PaperRow("edit_distance", "edit_distance", None, True),
-    PaperRow("lr_two_class", "lr", "lexicalized", True),
-    # Table 4's "+ lexical resources": the classifier with WordNet, and EOP's lemma + WordNet edit distance.
-    PaperRow("lr_lexical_resources", "lr", "lexicalized,wordnet", True, wordnet=True),
-    PaperRow("edit_distance_wordnet", "edit_distance", None, True, grid=(("wordnet", (True,)),), wordnet=True),
-    PaperRow("majority", "majority", None, True),  # the paper's Table 4 quotes the 2-class majority
-)
-
-
-def _resolve(spec, ablate=()) -> tuple[str, ...]:
-    try:
-        return tuple(features.resolve(spec, list(ablate)))
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def _model(name: str):
-    try:
-        return get_model(name)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
-
-
-def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]:
-    """The rows to run: the paper's table, an ablation table, or the single configured row.
-
-    notes: receives why a row of the paper's table was left out.
-    """
-    binary_corpus = corpus.is_two_class
-    notes = [] if notes is None else notes
-    if config.paper_table:
-        rows = []
-        for paper in PAPER_TABLE:
-            spec = MODELS[paper.model]
-            if paper.wordnet and not wordnet_available():
-                notes.append(f"row {paper.name} left out: it needs WordNet 3.0 (python experiments/download.py wordnet)")
-                continue
-            binary = binary_corpus or spec.two_class_only or bool(paper.two_class)
-            row = Row(paper.name, spec, _resolve(paper.features) if spec.uses_features else (), binary, dict(paper.grid))
-            if not any((r.spec, r.feature_types, r.two_class, r.grid) == (row.spec, row.feature_types, row.two_class,
-                                                                          row.grid) for r in rows):
-                rows.append(row)
-        return rows
-    spec = _model(config.model)
-    binary = config.two_class or binary_corpus or spec.two_class_only
-    if config.ablation_table:
-        if not spec.uses_features:
-            raise UsageError(f"--ablation-table ablates feature types; model {spec.name!r} reads no features")
-        full = _resolve(config.features, config.ablate)
-        rows = [Row(_row_name(spec.name, config.features), spec, full, binary)]
-        rows += [Row(_row_name(spec.name, f"-{t}"), spec, _resolve(list(full), [t]), binary)
-                 for t in full if len(full) > 1]
-        return rows
-    types = _resolve(config.features, config.ablate) if spec.uses_features else ()
-    name = _row_name(spec.name, "-".join([config.features, *config.ablate])) if spec.uses_features else spec.name
-    return [Row(name, spec, types, binary)]
-
-
-def _row_name(model: str, features_name: str) -> str:
-    return features_name if model == DEFAULT_MODEL else f"{model} {features_name}"
-
-
-def _label_set(corpus, y_train: np.ndarray, binary: bool) -> list[str]:
-    if binary:
-        return list(NLI2)
-    return list(corpus.labels) if corpus.labels else sorted(set(y_train))
-
-
-def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer | None, config: RunConfig,
-            jobs: int) -> dict:
-    """Fit one row, score it, and return its part of the record (the fitted model under `_predictor`)."""
-    started = time.perf_counter()
-    spec = row.spec
-    if row.two_class:
-        _check_two_class_labels(data.train, spec)
-    y_train = labels_of(data.train, row.two_class)
-    y_sel = labels_of(data.selection, row.two_class)
-    y_eval = labels_of(data.evaluation, row.two_class)
-    check_training_labels(y_train, min_classes=spec.min_classes)
-    labels = _label_set(data.corpus, y_train, row.two_class)
-    result: dict = {"name": row.name, "model": row.model, "features": list(row.feature_types),
-                    "two_class": row.two_class, "labels": labels}
-    cols = None
-    if spec.uses_features:
-        cols = featurizer.columns_for(row.feature_types)
-        whole = len(cols) == featurizer.n_features_out_
-        X_train, X_sel, X_eval = (None if m is None else (m if whole else m[:, cols])
-                                  for m in (matrices["train"], matrices.get("selection"), matrices.get("evaluation")))
-        result["n_columns"] = int(len(cols))
-        cols = None if whole else cols
-    else:
-        X_train, X_sel, X_eval = data.train, data.selection, data.evaluation
-    estimator = spec.build(seed=config.seed, jobs=jobs)
-    if spec.tuning is not None:
-        selection = tune(spec, estimator, {**config.grids, **row.grid}, X_train, y_train, X_sel, y_sel,
-                         cv_folds=config.cv_folds, seed=config.seed, jobs=jobs)
-        result["selection"] = selection.record()
-    folds = None
-    if data.evaluation is None:  # no dev split: score out-of-fold predictions on train
-        folds = stratified_folds(y_train, config.cv_folds, config.seed)
-        if folds is None:
-            raise UsageError("too few training pairs per class to cross-validate; give a dev split or more data")
-        eval_pred = out_of_fold_predictions(estimator, X_train, y_train, folds)
-        y_eval = y_train
-        result["evaluation"] = describe_folds(folds, config.seed)
-    if config.bootstrap:
-        result["bootstrap"] = bootstrap(estimator, X_train, y_train, X_eval, y_eval if folds is None else None,
-                                        folds=folds, resamples=config.bootstrap, seed=config.seed, jobs=jobs)
-    model = estimator.fit(X_train, y_train)
-    train_pred = model.predict(X_train)
-    if data.evaluation is not None:
-        eval_pred = model.predict(X_eval)
-    result["metrics"] = {"train": {"accuracy": float(np.mean(train_pred == y_train)), "pairs": len(y_train)},
-                         data.eval_name: evaluate(y_eval, eval_pred, labels)}
-    scored = data.evaluation if data.evaluation is not None else data.train
-    result["predictions"] = {"split": data.eval_name, "ids": [p.id for p in scored],
-                             "gold": [str(g) for g in y_eval], "predicted": [str(x) for x in eval_pred]}
-    if config.explain:
-        result["_examples"] = explain_examples(model, featurizer, cols,
-                                               X_eval if data.evaluation is not None else None, y_eval, eval_pred,
-                                               scored)
-    result["fitted"] = spec.describe(model)
-    if config.top_features and hasattr(model, "class_weights"):
-        result["top_features"] = top_features(model, featurizer, cols, config.top_features)
-    result["seconds"] = time.perf_counter() - started
-    result["_predictor"] = Predictor(
-        row.model, model, featurizer if spec.uses_features else None, cols, labels, row.two_class,
-        {"dataset": data.corpus.name, "features": list(row.feature_types), "train_pairs": len(y_train),
-         **({"selection": result["selection"]["chosen"]} if "selection" in result else {})})
-    return result
-
-
-def _check_two_class_labels(pairs, spec) -> None:
-    """Two classes are entailment vs the rest of an NLI label set; other labels (yes/no, 1/0) must be
-    mapped first, or every pair would silently become not_entailment."""
-    labels = {p.label for p in pairs}
-    if not labels <= set(NLI3) | set(NLI2):
-        raise UsageError(f"{spec.title} is scored as entailment vs not_entailment, but the labels are "
-                         f"{', '.join(map(repr, sorted(labels)))}: map them, e.g. --label-map "
-                         f"{sorted(labels)[-1]}=entailment,{sorted(labels)[0]}=not_entailment")
-
-
-def run(config: RunConfig, log=None) -> dict:
-    """Run the configured experiment; returns the JSON-able record (fitted models under `_predictors`)."""
-    log = log or (lambda message: print(message, file=sys.stderr) if config.progress else None)
+def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
+    """Load, annotate (with lemmas when a row reads them) and featurize the splits once."""
     timings: dict = {}
     corpus = config.corpus()
-    notes: list[str] = []
-    rows = plan_rows(config, corpus, notes)
     started = time.perf_counter()
     lemmas = any(r.spec.needs_lemmas or features.types_need_lemmas(r.feature_types) for r in rows)
     data = load_splits(config, corpus, log, lemmas=lemmas)
@@ -239,42 +76,187 @@ def run(config: RunConfig, log=None) -> dict:
         timings["featurize_by_type"] = dict(featurizer.timings_)
         log(f"featurized {len(data.train)} training pairs into {featurizer.n_features_out_} columns "
             f"in {timings['featurize']:.1f}s")
+    return Prepared(corpus, data, featurizer, matrices, timings)
+
+
+def _label_set(corpus, y_train: np.ndarray, binary: bool) -> list[str]:
+    if binary:
+        return list(NLI2)
+    return list(corpus.labels) if corpus.labels else sorted(set(y_train))
+
+
+@dataclass
+class RowOutcome:
+    """One fitted row: its part of the record, the fitted predictor, and what its examples
+    (`RunResult.examples`) are built from: the scored pairs, their inputs (None when the
+    predictions are out of fold), gold and predicted labels."""
+
+    result: dict
+    predictor: Predictor | None = None
+    scored: dict | None = None
+
+
+def _rows_of(X, index):
+    if index is None:
+        return X
+    return [X[i] for i in index] if isinstance(X, list) else X[index]
+
+
+def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sample: np.ndarray | None = None,
+            keep: bool = True) -> RowOutcome:
+    """Fit one row on the training split (or on the training pairs `sample` indexes), score it on
+    the evaluation split (or out of fold), and return its part of the record.
+
+    sample: a learning-curve point's training pairs. A sample with fewer classes than the model
+        needs (a point of one or two pairs) is predicted by its majority class, and the record
+        says so.
+    keep: keep the fitted predictor and what the examples are built from (a curve point does not).
+    """
+    started = time.perf_counter()
+    spec, data, matrices, featurizer = row.spec, prepared.data, prepared.matrices, prepared.featurizer
+    train_pairs = _rows_of(data.train, sample)
+    if row.two_class:
+        _check_two_class_labels(train_pairs, spec)
+    y_train = labels_of(train_pairs, row.two_class)
+    y_sel = labels_of(data.selection, row.two_class)
+    y_eval = labels_of(data.evaluation, row.two_class)
+    fallback = sample is not None and len(set(y_train)) < spec.min_classes
+    if not fallback:
+        check_training_labels(y_train, min_classes=spec.min_classes)
+    labels = _label_set(data.corpus, labels_of(data.train, row.two_class), row.two_class)
+    result: dict = {"name": row.name, "model": row.model, "features": list(row.feature_types),
+                    "two_class": row.two_class, "labels": labels}
+    cols = None
+    if spec.uses_features:
+        cols = featurizer.columns_for(row.feature_types)
+        whole = len(cols) == featurizer.n_features_out_
+        X_train, X_sel, X_eval = (None if m is None else (m if whole else m[:, cols]) for m in
+                                  (_rows_of(matrices["train"], sample), matrices.get("selection"),
+                                   matrices.get("evaluation")))
+        result["n_columns"] = int(len(cols))
+        cols = None if whole else cols
+    else:
+        X_train, X_sel, X_eval = train_pairs, data.selection, data.evaluation
+    if fallback:
+        estimator = MajorityClassifier()
+        result["fallback"] = f"the sample has {len(set(y_train))} class(es): predicted by its majority class"
+    else:
+        estimator = spec.build(seed=config.seed, jobs=jobs)
+        if spec.tuning is not None:
+            selection = tune(spec, estimator, {**config.grids, **row.grid}, X_train, y_train, X_sel, y_sel,
+                             cv_folds=config.cv_folds, seed=config.seed, jobs=jobs)
+            result["selection"] = selection.record()
+    folds = None
+    if data.evaluation is None:  # no dev split: score out-of-fold predictions on train
+        folds = stratified_folds(y_train, config.cv_folds, config.seed)
+        if folds is None:
+            raise UsageError("too few training pairs per class to cross-validate; give a dev split or more data")
+        eval_pred = out_of_fold_predictions(estimator, X_train, y_train, folds)
+        y_eval = y_train
+        result["evaluation"] = describe_folds(folds, config.seed)
+    if getattr(config, "bootstrap", 0):
+        result["bootstrap"] = bootstrap(estimator, X_train, y_train, X_eval, y_eval if folds is None else None,
+                                        folds=folds, resamples=config.bootstrap, seed=config.seed, jobs=jobs)
+    model = estimator.fit(X_train, y_train)
+    train_pred = model.predict(X_train)
+    if data.evaluation is not None:
+        eval_pred = model.predict(X_eval)
+    result["metrics"] = {"train": {"accuracy": float(np.mean(train_pred == y_train)), "pairs": len(y_train)},
+                         data.eval_name: evaluate(y_eval, eval_pred, labels)}
+    scored = data.evaluation if data.evaluation is not None else train_pairs
+    result["predictions"] = {"split": data.eval_name, "ids": [p.id for p in scored],
+                             "gold": [str(g) for g in y_eval], "predicted": [str(x) for x in eval_pred]}
+    result["fitted"] = (majority.SPEC if fallback else spec).describe(model)
+    top = getattr(config, "top_features", 0)
+    if top and hasattr(model, "class_weights"):
+        result["top_features"] = top_features(model, featurizer, cols, top)
+    result["seconds"] = time.perf_counter() - started
+    if not keep:
+        return RowOutcome(result)
+    predictor = Predictor(
+        row.model, model, featurizer if spec.uses_features else None, cols, labels, row.two_class,
+        {"dataset": data.corpus.name, "features": list(row.feature_types), "train_pairs": len(y_train),
+         **({"selection": result["selection"]["chosen"]} if "selection" in result else {})})
+    examples_from = {"X": X_eval if data.evaluation is not None else None, "pairs": scored, "gold": y_eval,
+                     "predicted": eval_pred}
+    return RowOutcome(result, predictor, examples_from)
+
+
+def _check_two_class_labels(pairs, spec) -> None:
+    """Two classes are entailment vs the rest of an NLI label set; other labels (yes/no, 1/0) must be
+    mapped first, or every pair would silently become not_entailment."""
+    labels = {p.label for p in pairs}
+    if not labels <= set(NLI3) | set(NLI2):
+        raise UsageError(f"{spec.title} is scored as entailment vs not_entailment, but the labels are "
+                         f"{', '.join(map(repr, sorted(labels)))}: map them, e.g. --label-map "
+                         f"{sorted(labels)[-1]}=entailment,{sorted(labels)[0]}=not_entailment")
+
+
+@dataclass
+class Outcome:
+    """What `run` returns: the JSON record (data only) and, per row, its fitted model and what
+    its examples are built from."""
+
+    record: dict
+    rows: list[Row]
+    outcomes: dict[str, RowOutcome]
+    featurizer: PairFeaturizer | None
+
+
+def default_log(config: RunConfig):
+    return lambda message: print(message, file=sys.stderr) if config.progress else None
+
+
+def run(config: RunConfig, log=None) -> Outcome:
+    """Run the configured experiment: its rows from one featurization."""
+    log = log or default_log(config)
+    notes: list[str] = []
+    rows = plan_rows(config, config.corpus(), notes)
+    prepared = prepare(config, rows, log)
     started = time.perf_counter()
     jobs = n_jobs(config.backend, config.jobs)
     with grid_backend(config.backend, config.scheduler):
         if len(rows) > 1:
-            results = Parallel(n_jobs=jobs)(delayed(run_row)(r, data, matrices, featurizer, config, 1)
-                                            for r in _progress(rows, "rows", config.progress))
+            outcomes = Parallel(n_jobs=jobs)(delayed(run_row)(r, prepared, config, 1)
+                                             for r in progress(rows, "rows", config.progress))
         else:
-            results = [run_row(rows[0], data, matrices, featurizer, config, jobs)]
-    timings["fit_and_evaluate"] = time.perf_counter() - started
-    predictors = {r["name"]: r.pop("_predictor") for r in results}
-    examples = {r["name"]: r.pop("_examples") for r in results if "_examples" in r}
+            outcomes = [run_row(rows[0], prepared, config, jobs)]
+    prepared.timings["fit_and_evaluate"] = time.perf_counter() - started
+    results = [o.result for o in outcomes]
     if len(results) > 1:
         compare_with_full_set(rows, results)
-    reference = majority_reference(rows, data, config)
     record = {
         "suite_version": __version__,
         "command": sys.argv,
-        "config": asdict(config),
+        "config": config.to_dict(),
         "seed": config.seed,
-        "data": {"dataset": corpus.name, "files": data.files, "splits": data.counts,
-                 "train_subsample": data.train_subsample, "eval_split": data.eval_name},
-        "features": {"active": matrix_types, "ablated": list(config.ablate),
-                     "n_columns": featurizer.n_features_out_ if featurizer else 0,
-                     "bleu_signature": bleu_signature(config) if "bleu" in matrix_types else None},
+        "data": data_record(prepared),
+        "features": features_record(prepared, config),
         "rows": results,
         "notes": notes,
-        "reference": reference,
-        "timings": timings,
+        "reference": majority_reference(rows, prepared.data, config),
+        "timings": prepared.timings,
         "peak_rss_bytes": peak_rss_bytes(),
         "versions": versions(),
     }
     if len(results) == 1:
         record["metrics"] = results[0]["metrics"]
-    record["_predictors"] = predictors
-    record["_examples"] = examples
-    return record
+    return Outcome(record, rows, {r["name"]: o for r, o in zip(results, outcomes)}, prepared.featurizer)
+
+
+def data_record(prepared: Prepared) -> dict:
+    data = prepared.data
+    return {"dataset": prepared.corpus.name, "files": data.files, "splits": data.counts,
+            "train_subsample": data.train_subsample, "eval_split": data.eval_name}
+
+
+def features_record(prepared: Prepared, config: RunConfig) -> dict:
+    """The active and ablated types, the columns, and what each type records about itself (bleu:
+    its sacrebleu signature)."""
+    featurizer = prepared.featurizer
+    return {"active": prepared.matrix_types, "ablated": list(config.ablate),
+            "n_columns": featurizer.n_features_out_ if featurizer else 0,
+            "provenance": featurizer.provenance() if featurizer else {}}
 
 
 def compare_with_full_set(rows: list[Row], results: list[dict]) -> None:
@@ -295,10 +277,10 @@ def compare_with_full_set(rows: list[Row], results: list[dict]) -> None:
 def majority_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict:
     """Accuracy of always predicting the most frequent training label, for each label granularity
     of the rows (scored like the rows: on the evaluation split, or out of fold), so that every
-    report can be read against it."""
+    report can be read against it. A granularity whose rows include a reference row needs none."""
     out = {}
     for binary in sorted({r.two_class for r in rows}):
-        if any(r.spec.name == "majority" and r.two_class == binary for r in rows):
+        if any(r.spec.reference and r.two_class == binary for r in rows):
             continue  # the table has the row itself
         y_train = labels_of(data.train, binary)
         majority = MajorityClassifier().fit(y_train, y_train)
@@ -313,15 +295,6 @@ def majority_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict
     return {"majority": out} if out else {}
 
 
-def bleu_signature(config: RunConfig) -> str:
-    """sacrebleu's signature of the BLEU configuration our `bleu` feature reproduces."""
-    import sacrebleu
-    metric = sacrebleu.metrics.BLEU(tokenize="none", effective_order=True, lowercase=config.featurizer["lowercase"],
-                                    smooth_method=config.featurizer["bleu_smoothing"])
-    metric.sentence_score("a", ["a"])  # the signature needs the number of references, known after a call
-    return str(metric.get_signature())
-
-
-def _progress(items, desc: str, enabled: bool):
+def progress(items, desc: str, enabled: bool, total: int | None = None):
     from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
-    return tqdm(items, desc=desc, disable=not enabled, leave=False)
+    return tqdm(items, desc=desc, disable=not enabled, leave=False, total=total)

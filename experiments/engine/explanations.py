@@ -17,9 +17,11 @@ def top_features(model, featurizer, cols: np.ndarray | None, k: int) -> dict:
 
 
 def explain_examples(model, featurizer, cols: np.ndarray | None, X, gold, predicted, pairs, k: int = 3) -> dict:
-    """Per scored pair: id, texts, gold and predicted label, the model's confidence (the probability
-    of its prediction, where it has probabilities) and the k features that pushed it most toward
-    its prediction (`hyp_ngrams:not (+1.21); ...`), or the model's own account (`explain`).
+    """Per scored pair: id, texts, gold and predicted label, whether it is correct, the model's
+    confidence (the probability of its prediction, where it has probabilities) and the k features
+    that pushed it most toward its prediction, each with its value and contribution
+    (`hyp_ngrams:not=1 (+1.21); overlap:pct_content=0.00 (+0.54)`), or the model's own account
+    (`explain`).
 
     X: the scored inputs, or None when the predictions are out of fold (a model fitted on all of
     train would explain pairs it was trained on, so confidence and features stay empty).
@@ -34,14 +36,18 @@ def explain_examples(model, featurizer, cols: np.ndarray | None, X, gold, predic
         reasons = list(model.explain(X))
     elif X is not None and hasattr(model, "class_weights") and featurizer is not None:
         reasons = _pushing_features(model, featurizer, cols, X, predicted, k)
-    return {"ids": [p.id for p in pairs], "premise": [p.premise for p in pairs],
-            "hypothesis": [p.hypothesis for p in pairs], "gold": [str(g) for g in gold],
-            "predicted": [str(x) for x in predicted], "confidence": confidence, "top_features": reasons}
+    gold = [str(g) for g in gold]
+    predicted = [str(x) for x in predicted]
+    return {"id": [p.id for p in pairs], "premise": [p.premise for p in pairs],
+            "hypothesis": [p.hypothesis for p in pairs], "gold": gold, "predicted": predicted,
+            "correct": [g == x for g, x in zip(gold, predicted)], "confidence": confidence, "top_features": reasons}
 
 
 def _pushing_features(model, featurizer, cols, X, predicted, k: int) -> list[str]:
     # A softmax prediction moves with a feature's weight for the class relative to the other
     # classes: centre each column's weights across classes before multiplying by the value.
+    # A scaled real value enters as (value - training mean) / spread, so it pushes even at 0:
+    # the name shows the value itself, the contribution what the model made of it.
     weights = model.class_weights()
     centred = weights - weights.mean(axis=0, keepdims=True)
     column = {c: i for i, c in enumerate(model.classes_)}
@@ -52,6 +58,17 @@ def _pushing_features(model, featurizer, cols, X, predicted, k: int) -> list[str
         idx, values = X.indices[start:stop], X.data[start:stop]
         contribution = values * centred[column[label], idx]
         best = np.argsort(-contribution, kind="stable")[:k]
-        out.append("; ".join(f"{featurizer.feature_name(int(cols[idx[j]] if cols is not None else idx[j]))} "
-                             f"({contribution[j]:+.2f})" for j in best if contribution[j] > 0))
+        parts = []
+        for j in best:
+            if contribution[j] <= 0:
+                continue
+            feature = int(cols[idx[j]] if cols is not None else idx[j])
+            value = featurizer.raw_value(feature, float(values[j]))
+            shown = "" if value is None else f"={_value(value)}"
+            parts.append(f"{featurizer.feature_name(feature)}{shown} ({contribution[j]:+.2f})")
+        out.append("; ".join(parts))
     return out
+
+
+def _value(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"

@@ -37,7 +37,23 @@ def paired_bootstrap(a_correct, b_correct, resamples: int = 10_000, seed: int = 
             "resamples": resamples, "seed": seed}
 
 
-def compare_predictions(a: dict, b: dict, bootstrap: bool = True) -> dict:
+def same_data(record_a: dict, record_b: dict, split: str) -> None:
+    """Refuse to compare runs whose scored split came from different files (sha256): equal ids and
+    gold labels do not make equal data."""
+    from .errors import UsageError
+
+    def digests(record):
+        files = record.get("data", {}).get("files", {})
+        scored = files.get(split) or files.get("train", [])  # out-of-fold scores come from train
+        return sorted(f.get("sha256") for f in scored if isinstance(f, dict))
+
+    a, b = digests(record_a), digests(record_b)
+    if a and b and a != b:
+        raise UsageError(f"the two runs were scored on different data: their {split} files differ (sha256 "
+                         f"{a[0][:12]}... against {b[0][:12]}...)")
+
+
+def compare_predictions(a: dict, b: dict, bootstrap: bool = True, resamples: int = 10_000) -> dict:
     """Two runs' per-example predictions ({"ids", "gold", "predicted"}) on the same pairs: both
     accuracies, the difference, McNemar's p and (with `bootstrap`) the paired bootstrap interval."""
     if a["ids"] != b["ids"]:
@@ -54,5 +70,5 @@ def compare_predictions(a: dict, b: dict, bootstrap: bool = True) -> dict:
     out = {"pairs": len(gold), "accuracy_a": float(a_correct.mean()), "accuracy_b": float(b_correct.mean()),
            "delta": float(a_correct.mean() - b_correct.mean()), "mcnemar": test, "mcnemar_p": test["p"]}
     if bootstrap:
-        out["bootstrap"] = paired_bootstrap(a_correct, b_correct)
+        out["bootstrap"] = paired_bootstrap(a_correct, b_correct, resamples=resamples)
     return out

@@ -52,6 +52,16 @@ class Predictor:
         """Whether pairs to label must carry lemmas (annotate them with `lemmas=True`)."""
         return any(getattr(part, "needs_lemmas", False) for part in (self.model, self.featurizer))
 
+    def annotated(self, pairs) -> list:
+        """`pairs` ready for this model: Pairs, (premise, hypothesis) tuples or a DataFrame
+        (`features.pairs_from`), tagged (and lemmatized, if the model reads lemmas) where they are not."""
+        from features.annotation import annotate
+        from features.pair import pairs_from
+        pairs = pairs_from(pairs)
+        if all(p.is_annotated and (p.has_lemmas or not self.needs_lemmas) for p in pairs):
+            return pairs
+        return annotate(pairs, lemmas=self.needs_lemmas)
+
     def _inputs(self, pairs):
         if self.featurizer is None:
             return list(pairs)
@@ -59,7 +69,8 @@ class Predictor:
         return X if self.columns is None else X[:, self.columns]
 
     def predict(self, pairs) -> np.ndarray:
-        pairs = list(pairs)
+        """Labels of `pairs` (anything `annotated` takes)."""
+        pairs = self.annotated(pairs)
         if not pairs:
             return np.array([], dtype=object)
         return np.asarray(self.model.predict(self._inputs(pairs)), dtype=object)
@@ -68,7 +79,7 @@ class Predictor:
         """(class order, probabilities), or None for models without probabilities (edit distance)."""
         if not hasattr(self.model, "predict_proba"):
             return None
-        return [str(c) for c in self.model.classes_], self.model.predict_proba(self._inputs(list(pairs)))
+        return [str(c) for c in self.model.classes_], self.model.predict_proba(self._inputs(self.annotated(pairs)))
 
     def save(self, path: Path | str) -> None:
         """Write the model file (atomically): `model.json` plus `.npy` arrays in one zip."""

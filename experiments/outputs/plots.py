@@ -59,11 +59,81 @@ def plot_row(row: dict, eval_name: str, out_dir: Path | str, prefix: str = "") -
     return written
 
 
+def _prefix(name: str, n_rows: int) -> str:
+    return "" if n_rows == 1 else f"{_safe(name)}-"
+
+
+def plot_names(row_names: list[str]) -> list[str]:
+    """The files `plot_rows` may write for rows of these names (checked before a run starts)."""
+    return [f"{_prefix(name, len(row_names))}{kind}.png" for name in row_names for kind in ("confusion", "top-features")]
+
+
 def plot_rows(record: dict, out_dir: Path | str) -> list[Path]:
     """The pictures of every row of a run (a table's rows get their names as prefixes)."""
     rows = record["rows"]
     written = []
     for row in rows:
-        prefix = "" if len(rows) == 1 else f"{_safe(row['name'])}-"
-        written += plot_row(row, record["data"]["eval_split"], out_dir, prefix)
+        written += plot_row(row, record["data"]["eval_split"], out_dir, _prefix(row["name"], len(rows)))
     return written
+
+
+def plot_curve_record(record: dict, out_dir: Path, reference: str | None = None) -> list[Path]:
+    """curve.png and curve.svg of a learning curve's record (`curve.json`), with the published
+    points of `reference` ("snli-paper") for the curves that have them."""
+    from .published import CURVE_REFERENCES
+    table = record["curve"]
+    n_classes = record["classes"]
+    majority = record.get("reference", {}).get("majority", {}).get(f"{n_classes}-class", {}).get("accuracy")
+    points, label = CURVE_REFERENCES.get(reference, (None, ""))
+    seeds = record["seeds"]
+    title = (f"Learning curve on {record['dataset']} ({record['train_pairs']:,} training pairs; "
+             f"{record['eval_split']} split)")
+    subtitle = f"mean \u00b1 std over {seeds} random samples per size; settings chosen on {record['eval_split']}"
+    return plot_curve(table, Path(out_dir), title=title, eval_name=record["eval_split"], n_classes=n_classes,
+                      titles=record.get("titles"), reference=points, reference_label=label, subtitle=subtitle,
+                      majority=majority)
+
+
+def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_classes: int,
+               titles: dict | None = None, reference: dict | None = None, reference_label: str = "",
+               subtitle: str = "", majority: float | None = None) -> list[Path]:
+    """Write curve.png and curve.svg: accuracy (%) against training pairs on a log axis.
+
+    titles: config -> its legend entry (default: the config's name).
+    """
+    titles = titles or {}
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5.2), dpi=120)
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (config, points) in enumerate(table.items()):
+        xs = [p["size"] for p in points]
+        ys = [100 * p["eval_mean"] for p in points]
+        err = [100 * p["eval_std"] for p in points]
+        ax.errorbar(xs, ys, yerr=err, marker="o", capsize=3, color=colors[i % len(colors)],
+                    label=titles.get(config, config))
+        if reference and config in reference:
+            ref = sorted(reference[config].items())
+            ax.plot([x for x, _ in ref], [y for _, y in ref], linestyle="--", marker="x", alpha=0.7,
+                    color=colors[i % len(colors)], label=f"{config}: {reference_label}")
+    chance = 100.0 / n_classes
+    ax.axhline(chance, color="grey", linestyle=":", label=f"chance ({chance:.0f}%, {n_classes} classes)")
+    if majority is not None:
+        ax.axhline(100 * majority, color="black", linestyle="-.", linewidth=0.8, alpha=0.6,
+                   label=f"majority class ({100 * majority:.1f}%)")
+    ax.set_xscale("log")
+    ax.set_xlabel("training pairs (log scale)")
+    ax.set_ylabel(f"{eval_name} accuracy (%)")
+    ax.set_title(title + (f"\n{subtitle}" if subtitle else ""), fontsize=10)
+    ax.grid(True, which="major", alpha=0.3)
+    ax.legend(fontsize=8, loc="best")
+    fig.tight_layout()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = [out_dir / "curve.png", out_dir / "curve.svg"]
+    for path in paths:
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format=path.suffix.lstrip("."))
+    plt.close(fig)
+    return paths

@@ -67,3 +67,6 @@ def published(dataset: str, model: str, feature_types, n_classes: int, wordnet: 
     WordNet itself, as edit distance can)."""
     types = frozenset(feature_types) if feature_types else None
     return FIGURES.get((dataset, model + ("+wordnet" if wordnet else ""), types, n_classes))
+
+# Published learning curves a plot can draw beside ours: name -> (points per config, legend text).
+CURVE_REFERENCES = {"snli-paper": (SNLI_LEARNING_CURVE, "SNLI paper, Fig. 4 (SNLI test)")}

@@ -46,3 +46,61 @@ def write_json_atomic(path: Path | str, record: dict) -> None:
     with atomic_open(path) as handle:
         json.dump(record, handle, indent=2, sort_keys=False, allow_nan=False)  # NaN/Infinity are not JSON
         handle.write("\n")
+
+
+def load_run_record(path: Path | str) -> dict:
+    """A run record written by `run.py --out`, its shape checked: a clear UsageError otherwise."""
+    from ..engine.errors import UsageError
+    path = Path(path)
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path} is a directory, not a run record") from None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(f"{path}: not a run record of run.py --out ({type(exc).__name__}: {exc})") from None
+    problem = _record_problem(record)
+    if problem:
+        raise UsageError(f"{path}: not a run record of run.py --out ({problem})")
+    return record
+
+
+def _record_problem(record) -> str | None:
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    rows = record.get("rows")
+    if not isinstance(rows, list) or not rows:
+        return "no list of rows"
+    if not isinstance(record.get("data"), dict) or not isinstance(record["data"].get("dataset"), str):
+        return "no data section"
+    for n, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+            return f"row {n} is not a row"
+        predictions = row.get("predictions")
+        if predictions is None:
+            continue
+        if not isinstance(predictions, dict) or not isinstance(predictions.get("split"), str):
+            return f"row {row['name']!r}: predictions without their split"
+        lists = [predictions.get(k) for k in ("ids", "gold", "predicted")]
+        if not all(isinstance(x, list) and all(isinstance(v, str) for v in x) for x in lists):
+            return f"row {row['name']!r}: predictions need ids, gold and predicted lists of text"
+        if len({len(x) for x in lists}) != 1:
+            return f"row {row['name']!r}: ids, gold and predicted differ in length"
+    return None
+
+
+def pick_row(record: dict, row_name: str | None, source: str) -> dict:
+    """The only row of a record, or the one named; a UsageError says which rows there are."""
+    from ..engine.errors import UsageError
+    rows = record["rows"]
+    names = [row["name"] for row in rows]
+    if row_name is None and len(rows) > 1:
+        raise UsageError(f"{source} holds a table of {len(rows)} rows ({', '.join(names)}); pick one with "
+                         "--row-a/--row-b")
+    row = rows[0] if row_name is None else next((r for r in rows if r["name"] == row_name), None)
+    if row is None:
+        raise UsageError(f"{source} has no row {row_name!r}; its rows: {', '.join(names)}")
+    if "predictions" not in row:
+        raise UsageError(f"{source} holds no per-example predictions (written by an older version): run it again")
+    return row

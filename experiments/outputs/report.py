@@ -148,10 +148,59 @@ def format_report(record: dict) -> str:
     return "\n".join(parts)
 
 
-ERROR_COLUMNS = ["id", "premise", "hypothesis", "gold", "predicted", "confidence", "top_features"]
+ERROR_COLUMNS = ["id", "premise", "hypothesis", "gold", "predicted", "correct", "confidence", "top_features"]
 
 
-def error_rows(examples: dict) -> tuple[list[str], list[list]]:
-    """(header, rows) of the errors file: one row per scored pair (`experiments.engine.explanations`)."""
-    columns = [examples["ids" if name == "id" else name] for name in ERROR_COLUMNS]
-    return ERROR_COLUMNS, [list(row) for row in zip(*columns)]
+def error_rows(examples, wrong_only: bool = False) -> tuple[list[str], list[list]]:
+    """(header, rows) of the errors file from `RunResult.examples()`: every scored pair in the
+    order scored, or with `wrong_only` the wrong ones, most confident first."""
+    table = examples
+    if wrong_only:
+        table = table[~table["correct"]]
+        if table["confidence"].notna().any():
+            table = table.sort_values("confidence", ascending=False, kind="stable", na_position="last")
+    rows = [[None if _missing(v) else v for v in row] for row in table[ERROR_COLUMNS].itertuples(index=False)]
+    return ERROR_COLUMNS, rows
+
+
+def _missing(value) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def p_reading(p: float, level: float = 0.05) -> str:
+    """McNemar's p in words: how often chance alone would split the disagreements this unevenly."""
+    if p < 0.001:
+        return "far beyond chance (significant at the 5% level)"
+    odds = f"about one time in {max(2, round(1 / p))}" if p < 0.5 else "about as often as not"
+    verdict = "significant" if p < level else "not significant"
+    return f"chance alone would give a split this uneven {odds} ({verdict} at the {100 * level:.0f}% level)"
+
+
+def format_comparison(r: dict) -> str:
+    """Two runs compared (`experiments.compare`), as a paragraph a person can read."""
+    test, boot = r["mcnemar"], r["bootstrap"]
+    low, high = boot["interval"]
+    p = "< 0.001" if test["p"] < 0.001 else f"= {test['p']:.3f}"
+    return "\n".join([
+        f"A: {r['a']}", f"B: {r['b']}", f"scored on {r['split']} ({r['pairs']} pairs)", "",
+        f"accuracy A {100 * r['accuracy_a']:.1f}, B {100 * r['accuracy_b']:.1f}; "
+        f"difference A - B {100 * r['delta']:+.1f} points",
+        f"McNemar's exact test: A right and B wrong on {test['a_only']} pairs, B right and A wrong on "
+        f"{test['b_only']}: p {p}: {p_reading(test['p'])}",
+        f"paired bootstrap ({boot['resamples']} resamples of the pairs): {100 * boot['level']:.0f}% interval of the "
+        f"difference {100 * low:+.1f} .. {100 * high:+.1f} points"
+        + (" (it includes 0: no difference is a plausible outcome)" if low <= 0 <= high else ""),
+    ])
+
+
+def curve_table(record: dict) -> str:
+    """A learning curve's means per config and size (`curve.json`)."""
+    eval_name = record["eval_split"]
+    lines = [["config", "size", "seeds", f"{eval_name} acc", "std", "train acc"]]
+    for config, points in record["curve"].items():
+        for p in points:
+            lines.append([config, str(p["size"]), str(p["seeds"]), _pct(p["eval_mean"]),
+                          _pct(p["eval_std"]) if p["seeds"] > 1 else "", _pct(p["train_mean"])])
+    for classes, ref in record.get("reference", {}).get("majority", {}).items():
+        lines.append([f"majority ({ref['label']}, reference)", "", "", _pct(ref["accuracy"]), "", ""])
+    return "\n".join(_table(lines))

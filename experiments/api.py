@@ -1,0 +1,207 @@
+"""The suite from Python: `run`, `learning_curve`, `load_model`, `compare`.
+
+    import experiments
+    result = experiments.run(dataset="sick", features="lexicalized", ablate=["cross_bigrams"])
+    print(result.table())                    # what run.py --quiet prints
+    result.models["lexicalized-cross_bigrams"].predict([("A man sleeps.", "A person sleeps.")])
+    result.examples().query("not correct")   # every scored pair, as a DataFrame
+
+Options take the command line's names (`--train-size` is `train_size`); the command-line scripts
+are thin wrappers over these functions.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from .engine.config import RunConfig
+from .engine.errors import UsageError
+
+
+class RunResult:
+    """A finished run: its JSON record, its fitted models, and every scored pair.
+
+    record: the run record (data only: config, data files and checksums, metrics, timings,
+        versions), as `run.py --out` writes it.
+    models: row name -> fitted `Predictor` (`.predict(pairs)`, `.predict_proba(pairs)`, `.save(path)`).
+    """
+
+    def __init__(self, outcome, config: RunConfig):
+        self._outcome = outcome
+        self.config = config
+        self.record = outcome.record
+        self.models = {name: o.predictor for name, o in outcome.outcomes.items()}
+
+    @property
+    def rows(self) -> list[str]:
+        """The names of the rows, in table order."""
+        return [row["name"] for row in self.record["rows"]]
+
+    def row(self, name: str | None = None) -> dict:
+        """One row of the record: the only one, or the one named."""
+        return self.record["rows"][self.rows.index(self._name(name))]
+
+    def _name(self, name: str | None) -> str:
+        if name is None:
+            if len(self.rows) > 1:
+                raise ValueError(f"this run has {len(self.rows)} rows ({', '.join(self.rows)}): name one")
+            return self.rows[0]
+        if name not in self.rows:
+            raise ValueError(f"no row {name!r}; the rows: {', '.join(self.rows)}")
+        return name
+
+    def table(self) -> str:
+        """One line per row: train and evaluation accuracy, macro-F1, chosen settings, the paper's figure."""
+        from .outputs.report import summary_table
+        return summary_table(self.record)
+
+    def notes(self) -> list[str]:
+        """What the run decided or found that a reader of its figures must know (skipped rows,
+        detected columns, rows left out), as the command line prints them."""
+        from .outputs.report import data_notes
+        return data_notes(self.record)
+
+    def report(self) -> str:
+        """Everything `run.py` prints: notes, the table, and per row the per-class scores, the
+        confusion matrix and the selection."""
+        from .outputs.report import format_report
+        return format_report(self.record)
+
+    def examples(self, name: str | None = None, k: int = 3):
+        """Every scored pair of a row as a pandas DataFrame: id, premise, hypothesis, gold,
+        predicted, correct, confidence, and the k features that pushed the model most toward its
+        prediction, with their values and contributions."""
+        import pandas as pd
+
+        from .engine.explanations import explain_examples
+        name = self._name(name)
+        outcome = self._outcome.outcomes[name]
+        s = outcome.scored
+        model = outcome.predictor.model
+        table = explain_examples(model, outcome.predictor.featurizer, outcome.predictor.columns, s["X"], s["gold"],
+                                 s["predicted"], s["pairs"], k=k)
+        return pd.DataFrame(table)
+
+    def compare(self, a: str, b: str, *, resamples: int = 10_000) -> "Comparison":
+        """Row `a` against row `b` on the same pairs: McNemar's exact test and a paired bootstrap."""
+        return compare(self, self, row_a=a, row_b=b, resamples=resamples)
+
+    def save(self, path: Path | str, *, overwrite: bool = False) -> Path:
+        """Write the record as JSON (atomically); an existing file needs `overwrite`."""
+        from .outputs.records import write_json_atomic
+        path = Path(path)
+        if path.exists() and not overwrite:
+            raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
+        write_json_atomic(path, self.record)
+        return path
+
+    def plots(self, directory: Path | str) -> list[Path]:
+        """The confusion matrix and strongest weights of every row, as PNG files in `directory`."""
+        from .outputs.plots import plot_rows
+        return plot_rows(self.record, directory)
+
+    def __repr__(self) -> str:
+        return self.table()
+
+
+class Comparison(dict):
+    """Two systems on the same pairs (`compare`): accuracies, difference, McNemar's p, paired
+    bootstrap interval; printed as a paragraph a person can read."""
+
+    def __str__(self) -> str:
+        from .outputs.report import format_comparison
+        return format_comparison(self)
+
+    __repr__ = __str__
+
+
+def _predictions(source, row: str | None) -> tuple[dict, str, dict]:
+    """(row's predictions, description, record) of a RunResult or a run record (dict or JSON path)."""
+    if isinstance(source, RunResult):
+        record = source.record
+        row_record = source.row(row)
+    else:
+        from .outputs.records import load_run_record
+        record = load_run_record(source) if isinstance(source, (str, Path)) else source
+        from .outputs.records import pick_row
+        row_record = pick_row(record, row, str(source) if isinstance(source, (str, Path)) else "the record")
+    what = f"{row_record['name']} ({record['data']['dataset']}, {row_record['model']})"
+    return row_record["predictions"], what, record
+
+
+def compare(a, b, *, row_a: str | None = None, row_b: str | None = None, resamples: int = 10_000) -> Comparison:
+    """Is A really better than B? Both must be scored on the same pairs of the same data files.
+
+    a, b: `RunResult`s, run records, or paths of records written by `run.py --out`.
+    row_a, row_b: the row of a table (a paper or ablation table) to compare.
+    """
+    from .engine.significance import compare_predictions, same_data
+    pa, what_a, record_a = _predictions(a, row_a)
+    pb, what_b, record_b = _predictions(b, row_b)
+    if pa["split"] != pb["split"]:
+        raise UsageError(f"A was scored on {pa['split']}, B on {pb['split']}")
+    same_data(record_a, record_b, pa["split"])
+    try:
+        result = compare_predictions(pa, pb, resamples=resamples)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    result.update(a=what_a, b=what_b, split=pa["split"])
+    return Comparison(result)
+
+
+def run(**options) -> RunResult:
+    """Train and evaluate a baseline, as `run.py` does; options as on its command line.
+
+        experiments.run(dataset="sick", features="lexicalized", ablate=["cross_bigrams"])
+        experiments.run(dataset="rte3", paper_table=True, bootstrap=20)
+        experiments.run(train_file="train.csv", dev_file="dev.csv", label_column="gold")
+    """
+    from .engine.experiment import run as run_experiment
+    config = RunConfig("run", **options)
+    return RunResult(run_experiment(config), config)
+
+
+class CurveResult:
+    """A finished learning curve: every point, the table of means, and the plot.
+
+    points: a DataFrame, one row per (config, size, seed).
+    summary: a DataFrame, one row per (config, size): mean and standard deviation over the seeds.
+    record: what `curve.json` holds.
+    """
+
+    def __init__(self, outcome, config: RunConfig):
+        import pandas as pd
+        self._outcome = outcome
+        self.config = config
+        self.record = outcome.record
+        self.points = pd.DataFrame(outcome.points)
+        self.summary = pd.DataFrame([{"config": config_name, **point}
+                                     for config_name, points in outcome.table.items() for point in points])
+
+    def table(self) -> str:
+        from .outputs.report import curve_table
+        return curve_table(self.record)
+
+    def plot(self, directory: Path | str, reference: str | None = None) -> list[Path]:
+        """Write curve.png and curve.svg into `directory`; `reference` ("snli-paper") draws published points."""
+        from .outputs.plots import plot_curve_record
+        return plot_curve_record(self.record, Path(directory), reference=reference or self.config.reference)
+
+    def __repr__(self) -> str:
+        return self.table()
+
+
+def learning_curve(*, out: Path | str | None = None, overwrite: bool = False, **options) -> CurveResult:
+    """Accuracy against training-set size, as `learning_curves/run.py` draws it; options as on its
+    command line (`sizes`, `seeds`, `configs`, and the run's data, feature and selection options).
+
+    out: a directory where points are saved as they finish (`curve.csv`); the same call resumes.
+    """
+    from .engine.curve import learning_curve as draw
+    config = RunConfig("curve", **options)
+    return CurveResult(draw(config, out, overwrite=overwrite), config)
+
+
+def load_model(path: Path | str):
+    """A model saved by `run.py --save-model` or `RunResult.models[name].save(path)`."""
+    from .outputs.model_files import load_predictor
+    return load_predictor(path)

@@ -1,0 +1,418 @@
+"""The options of a run, declared once: flag, kind, bounds, default, help, which commands take them.
+
+In the spirit of scikit-learn's `_parameter_constraints`: `RunConfig` reads and checks every value
+against this table, whether it comes from the command line or from Python
+(`experiments.run(dataset="sick", ablate=["cross_bigrams"])`); argparse for `run.py`,
+`learning_curves/run.py` and `predict.py` is built from it (`commandline.arguments`); and a
+resumable learning curve records every option that changes a point (`affects_results`). A
+shared option is one entry here, read as `config.<name>`.
+
+Values are parsed and checked here only: argparse hands over the text as typed. This module
+imports nothing heavy, so `--help` stays fast.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+
+COMMANDS = ("run", "curve", "predict")
+RUN, CURVE, PREDICT = ("run",), ("curve",), ("predict",)
+RUN_CURVE = ("run", "curve")
+ALL = COMMANDS
+SEED_MAX = 2 ** 32 - 1  # numpy's seeds: 0 .. 2**32 - 1
+# Options that size an allocation are bounded (a mistyped 10**9 must not exhaust memory).
+MAX_CV_FOLDS = 100
+MAX_RESAMPLES = 100_000
+MAX_TOP_FEATURES = 10_000
+DEFAULT_SIZES = "1,10,100,1000,10000,all"
+DEFAULT_CONFIGS = "lexicalized,unlexicalized"
+
+
+class OptionError(ValueError):
+    """A value an option does not take; the message names the flag."""
+
+
+# ------------------------------------------------------------------ kinds: text or Python value -> value
+
+
+def _whole(value, what: str = "a whole number") -> int:
+    if isinstance(value, bool):
+        raise ValueError(f"expected {what}, got {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise ValueError(f"expected {what}, got {value!r}") from None
+
+
+def count(minimum: int, maximum: int | None = None) -> Callable[[Any], int]:
+    """A whole number in [minimum, maximum]."""
+    def parse(value) -> int:
+        number = _whole(value)
+        if number < minimum:
+            raise ValueError(f"expected a number of at least {minimum}, got {number}")
+        if maximum is not None and number > maximum:
+            raise ValueError(f"expected a number of at most {maximum:,}, got {number:,}")
+        return number
+    parse.kind = f"count>={minimum}"
+    return parse
+
+
+def flag(value) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"expected True or False, got {value!r}")
+
+
+def text(value) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"expected text, got {value!r}")
+    return value
+
+
+def path(value) -> str | None:
+    """A file or directory name (pathlib paths welcome); empty means not given."""
+    if value is None:
+        return None
+    if hasattr(value, "__fspath__"):
+        value = str(value.__fspath__())
+    if not isinstance(value, str):
+        raise ValueError(f"expected a path, got {value!r}")
+    return value or None
+
+
+def names(value) -> tuple[str, ...]:
+    """Names, from a list or a comma-separated text (`--ablate a --ablate b,c`)."""
+    if value is None:
+        return ()
+    items = [value] if isinstance(value, str) else list(value)
+    out = []
+    for item in items:
+        if not isinstance(item, str):
+            raise ValueError(f"expected names, got {item!r}")
+        out += [part.strip() for part in item.split(",") if part.strip()]
+    return tuple(out)
+
+
+def grid(value) -> tuple[float, ...]:
+    """Positive, finite numbers, from a list or `0.1,1,3`."""
+    items = value.split(",") if isinstance(value, str) else ([value] if isinstance(value, (int, float)) else value)
+    try:
+        values = tuple(float(v) for v in items if not (isinstance(v, str) and not v.strip()))
+    except (TypeError, ValueError):
+        raise ValueError(f"takes a comma-separated list of numbers, not {value!r}") from None
+    if not values or not all(math.isfinite(v) and v > 0 for v in values):
+        raise ValueError(f"takes positive, finite numbers, not {value!r}")
+    return values
+
+
+def label_map(value) -> dict[str, str]:
+    """`yes=entailment,no=not_entailment`, or a dict."""
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, str):
+        items = []
+        for item in (s.strip() for s in value.split(",") if s.strip()):
+            old, sep, new = item.partition("=")
+            if not sep:
+                raise ValueError(f"expected OLD=NEW pairs separated by commas, got {item!r}")
+            items.append((old, new))
+    else:
+        raise ValueError(f"expected OLD=NEW pairs, got {value!r}")
+    mapping: dict[str, str] = {}
+    for old, new in items:
+        if not isinstance(old, str) or not isinstance(new, str) or not old.strip() or not new.strip():
+            raise ValueError(f"expected OLD=NEW pairs of labels, got {old!r}={new!r}")
+        if old.strip() in mapping:
+            raise ValueError(f"label {old.strip()!r} is mapped twice")
+        mapping[old.strip()] = new.strip()
+    return mapping
+
+
+def jobs(value) -> int:
+    """A positive count of workers, or -1 for one per core (capped at the cores, with a note)."""
+    from .parallel import resolve_jobs
+    from .errors import UsageError
+    try:
+        number = _whole(value)
+        return resolve_jobs(number)
+    except UsageError as exc:
+        raise ValueError(str(exc).replace("--jobs takes", "takes")) from None
+
+
+def sizes(value) -> tuple[str, ...]:
+    """Training sizes: whole numbers of at least 1, or "all" (`1,10,100,all`)."""
+    items = [s.strip() for s in value.split(",")] if isinstance(value, str) else [str(v).strip() for v in value]
+    items = [s for s in items if s]
+    if not items:
+        raise ValueError("no sizes given (e.g. 1,10,100,all)")
+    for item in items:
+        if item != "all" and not item.isdigit():
+            raise ValueError(f"{item!r} is not a size: give whole numbers or 'all'")
+        if item != "all" and int(item) < 1:
+            raise ValueError(f"sizes must be at least 1, got {item}")
+    return tuple(items)
+
+
+def configs(value) -> tuple[str, ...] | None:
+    """Curves: `lexicalized,unlexicalized`, `lexicalized+negation`, `MODEL:FEATURES`, a pairs model."""
+    if value is None:
+        return None
+    items = names(value)
+    if not items:
+        raise ValueError("no curve given")
+    return items
+
+
+def choice(values: Callable[[], tuple] | tuple) -> Callable[[Any], Any]:
+    """One of `values` (a tuple, or a function giving them: registries are read when checking)."""
+    def parse(value):
+        allowed = tuple(values() if callable(values) else values)
+        if value not in allowed:
+            near = difflib.get_close_matches(str(value), [str(a) for a in allowed], n=3, cutoff=0.6)
+            hint = f" (did you mean {' or '.join(near)}?)" if near else ""
+            raise ValueError(f"must be one of {', '.join(map(str, allowed))}; got {value!r}{hint}")
+        return value
+    parse.choices = values
+    return parse
+
+
+# ------------------------------------------------------------------ the table
+
+
+@dataclass(frozen=True)
+class RunOption:
+    """One option of the suite's commands.
+
+    parse: text (from argparse) or a Python value -> the checked value; ValueError says why not.
+    group: where `--help` lists it: data, custom data, model and features, selection,
+        evaluation, outputs, execution, learning curve, prediction.
+    commands: which of run, curve (learning curves) and predict take it.
+    config: a field of `RunConfig` (False: an output of the command, handled by the script).
+    affects_results: changes the numbers of a run (so a resumed learning curve must match it).
+    action: "store", "flag" (a switch), "toggle" (--name / --no-name), "append" (repeatable).
+    flag: the command-line spelling, when not `--name-with-dashes`.
+    """
+
+    name: str
+    default: Any
+    parse: Callable[[Any], Any]
+    help: str
+    group: str
+    commands: tuple[str, ...]
+    config: bool = True
+    affects_results: bool = True
+    action: str = "store"
+    flag: str | None = None
+    metavar: str | None = None
+
+    @property
+    def cli_flag(self) -> str:
+        return self.flag or "--" + self.name.replace("_", "-")
+
+    def check(self, value):
+        """The value as the option takes it; OptionError naming the flag otherwise."""
+        if value is None and self.default is None:
+            return None
+        try:
+            return self.parse(value)
+        except ValueError as exc:
+            raise OptionError(f"{self.cli_flag}: {exc}") from None
+
+    @property
+    def choices(self):
+        values = getattr(self.parse, "choices", None)
+        return tuple(values() if callable(values) else values) if values is not None else None
+
+
+def _corpus_names() -> tuple[str, ...]:
+    from ..corpora import CORPORA
+    return tuple(sorted(CORPORA)) + ("custom",)
+
+
+def _model_names() -> tuple[str, ...]:
+    from models import MODELS
+    return tuple(MODELS)
+
+
+def _featurizer_options() -> list[RunOption]:
+    """The featurizer's options (`features.options`: choices, defaults, help), as run options."""
+    from features.options import OPTIONS
+    out = []
+    for option in OPTIONS.values():
+        if option.kind is bool:
+            parse, action = flag, "toggle"
+        elif option.choices is not None:
+            parse, action = choice(option.choices), "store"
+        else:
+            parse, action = count(option.minimum or 0, option.maximum), "store"
+        out.append(RunOption(option.name, option.default, parse, option.help, "model and features", RUN_CURVE,
+                             action=action, metavar=None if option.choices or option.kind is bool else "N"))
+    return out
+
+
+def _build() -> dict[str, RunOption]:
+    from ..corpora.readers.common import ON_BAD_ROW_CHOICES
+
+    data, custom = "data", "custom data (a table of pairs: .tsv, .csv or .jsonl)"
+    model, selection, evaluation = "model and features", "selection", "evaluation"
+    outputs, execution = "outputs", "execution"
+    entries = [
+        # data
+        RunOption("dataset", "snli", choice(_corpus_names), "corpus name, or custom (given --train-file)",
+                  data, RUN_CURVE, metavar="NAME"),
+        RunOption("data_dir", None, path, "where corpora live (default: $NLI_DATA_DIR, else ./data)", data,
+                  RUN_CURVE, affects_results=False, metavar="DIR"),
+        RunOption("on_bad_row", "error", choice(ON_BAD_ROW_CHOICES),
+                  "stop at the first malformed row, or skip and count it", data, ALL),
+        RunOption("label_map", {}, label_map, "rename gold labels, e.g. yes=entailment,no=not_entailment "
+                  "(two-class models such as edit distance read entailment/not_entailment)", data, ALL,
+                  metavar="OLD=NEW,..."),
+        RunOption("allow_unseen_labels", False, flag,
+                  "warn instead of stopping when dev or test has labels that training never shows", data, RUN_CURVE,
+                  action="flag"),
+        RunOption("train_file", None, path, "training pairs (.tsv, .csv or .jsonl with named columns)", custom,
+                  RUN_CURVE, metavar="FILE"),
+        RunOption("dev_file", None, path, "dev pairs, which choose settings and are scored", custom, RUN_CURVE,
+                  metavar="FILE"),
+        RunOption("test_file", None, path, "test pairs (--eval-split test, or predictions)", custom, RUN_CURVE,
+                  metavar="FILE"),
+        RunOption("premise_column", None, text, "default: found among premise/hypothesis, sentence1/sentence2, "
+                  "sentence_A/sentence_B; a dotted path names a nested JSON field (input.premise)", custom, ALL,
+                  metavar="NAME"),
+        RunOption("hypothesis_column", None, text, "see --premise-column", custom, ALL, metavar="NAME"),
+        RunOption("label_column", "label", text, "the gold label's column", custom, ALL, metavar="NAME"),
+        RunOption("id_column", None, text, "default: found among id, idx, pairID, pair_id, else line numbers",
+                  custom, ALL, metavar="NAME"),
+        # model and features
+        RunOption("model", "lr", choice(_model_names), "the classifier (default: lr)", model, RUN_CURVE,
+                  metavar="NAME"),
+        RunOption("features", "lexicalized", text, "a feature group or a comma list of groups and types",
+                  model, RUN_CURVE, metavar="GROUP_OR_LIST"),
+        RunOption("ablate", (), names, "remove a feature type or group (repeatable)", model, RUN_CURVE,
+                  action="append", metavar="NAME"),
+        RunOption("two_class", False, flag, "entailment vs not_entailment", model, RUN_CURVE, action="flag"),
+        RunOption("paper_table", False, flag, "the paper's rows in one run: lexicalized, unigrams only, "
+                  "unlexicalized, edit distance, two-class LR (and majority)", model, RUN, action="flag"),
+        RunOption("ablation_table", False, flag, "the full set and each feature type ablated once", model, RUN,
+                  action="flag"),
+        RunOption("wordnet", False, flag, "edit distance: let CV choose whether substituting a WordNet synonym "
+                  "or hypernym (on lemmas) is free, as EOP's lemma + WordNet configuration does", model, RUN_CURVE,
+                  action="flag"),
+        *_featurizer_options(),
+        # selection
+        RunOption("C", None, grid, "candidate inverse regularization strengths of logistic regression "
+                  "(default: the model's grid)", selection, RUN_CURVE, flag="--C", metavar="LIST"),
+        RunOption("cv_folds", 5, count(2, MAX_CV_FOLDS), "folds where a corpus has no dev split", selection,
+                  RUN_CURVE, metavar="K"),
+        RunOption("seed", 0, count(0, SEED_MAX), "seeds sampling, folds and resamples", selection, RUN_CURVE,
+                  metavar="N"),
+        RunOption("train_size", None, count(1), "train on a seeded random sample of N pairs", selection, RUN_CURVE,
+                  metavar="N"),
+        RunOption("eval_split", "dev", text, "split to score: dev (a corpus without dev is cross-validated), "
+                  "test, or a split's name", selection, RUN_CURVE, metavar="SPLIT"),
+        # evaluation (run.py)
+        RunOption("bootstrap", 0, count(0, MAX_RESAMPLES), "refit on N resamples of the training set and report "
+                  "the spread of the score", evaluation, RUN, metavar="N"),
+        RunOption("top_features", 0, count(0, MAX_TOP_FEATURES), "print the K highest-weighted features per "
+                  "class, as words", evaluation, RUN, affects_results=False, metavar="K"),
+        # learning curves
+        RunOption("sizes", DEFAULT_SIZES, sizes, "training sizes; 'all' = the whole split", "learning curve",
+                  CURVE, affects_results=False, metavar="LIST"),
+        RunOption("seeds", 3, count(1, 1000), "random samples per size", "learning curve", CURVE,
+                  affects_results=False, metavar="N"),
+        RunOption("configs", None, configs, "comma list of curves: a feature group or type (--model reads it), "
+                  "several joined by '+' (lexicalized+negation), MODEL:FEATURES, or a model that reads pairs; "
+                  f"default: --features when given, else {DEFAULT_CONFIGS}", "learning curve", CURVE,
+                  affects_results=False, metavar="LIST"),
+        RunOption("reference", None, choice(("snli-paper",)), "draw published points for comparison",
+                  "learning curve", CURVE, affects_results=False),
+        # execution
+        RunOption("jobs", 1, jobs, "parallel workers for grids and tagging; -1: one per core", execution, ALL,
+                  affects_results=False, metavar="N"),
+        RunOption("backend", "local", choice(("local", "dask")),
+                  "where grids run: local joblib workers, or a Dask cluster (needs --scheduler)", execution,
+                  RUN_CURVE, affects_results=False),
+        RunOption("scheduler", None, text, "Dask scheduler address, e.g. tcp://host:8786", execution, RUN_CURVE,
+                  affects_results=False, metavar="ADDRESS"),
+        RunOption("quiet", False, flag, "no progress output; print the result table only", execution, ALL,
+                  affects_results=False, action="flag"),
+        # outputs: handled by the commands, not part of a run's configuration
+        RunOption("out", None, path, "write the run record here (run.py: FILE.json; learning curves: a "
+                  "directory for curve.csv/json/png/svg)", outputs, RUN_CURVE, config=False, metavar="PATH"),
+        RunOption("overwrite", False, flag, "replace existing output files (never an input)", outputs, ALL,
+                  config=False, action="flag"),
+        RunOption("errors", None, path, "write every scored pair with gold and predicted label, confidence and "
+                  "the features that pushed the prediction (.tsv, .csv or .jsonl)", outputs, RUN, config=False,
+                  metavar="FILE"),
+        RunOption("errors_only", False, flag, "--errors holds only the wrong pairs, most confident first",
+                  outputs, RUN, config=False, action="flag"),
+        RunOption("plots", None, path, "draw the confusion matrix and the strongest feature weights per class "
+                  "as PNG files here", outputs, RUN, config=False, metavar="DIR"),
+        RunOption("save_model", None, path, "save the fitted model (one file) for predict.py", outputs, RUN,
+                  config=False, metavar="FILE"),
+        RunOption("predict", None, choice(("test",)), "predict the test split(s) of the benchmark task(s) "
+                  "(implied by a prediction directory such as --glue-out)", outputs, RUN, config=False,
+                  metavar="SPLIT"),
+        RunOption("with_ax", False, flag, "also predict the GLUE diagnostic (AX.tsv) with this three-class model",
+                  outputs, RUN, config=False, action="flag"),
+        RunOption("glue_zip", None, path, "bundle the written prediction files into one flat zip", outputs, RUN,
+                  config=False, metavar="FILE"),
+        # predict.py
+        RunOption("model_file", None, path, "a model file written by run.py --save-model", "prediction", PREDICT,
+                  config=False, flag="--model", metavar="FILE"),
+        RunOption("input", None, path, "pairs to label: .tsv, .csv or .jsonl", "prediction", PREDICT,
+                  config=False, metavar="FILE"),
+        RunOption("predictions", None, path, "where the predictions go (.tsv, .csv or .jsonl)", "prediction",
+                  PREDICT, config=False, flag="--out", metavar="FILE"),
+        RunOption("proba", False, flag, "add class probabilities (models that have them)", "prediction", PREDICT,
+                  config=False, action="flag"),
+    ]
+    from ..outputs.formats import FORMATS
+    entries += [RunOption(fmt.option, None, path, f"write {fmt.title} prediction files ({fmt.suffix}) of the test "
+                          "set(s) here", outputs, RUN, config=False, metavar="DIR") for fmt in FORMATS.values()]
+    table = {}
+    for entry in entries:
+        if entry.name in table:
+            raise AssertionError(f"option {entry.name!r} is declared twice")
+        table[entry.name] = entry
+    return table
+
+
+_TABLE: dict[str, RunOption] | None = None
+
+
+def options() -> dict[str, RunOption]:
+    """The table, name -> RunOption (built on first use: the featurizer's options join it)."""
+    global _TABLE
+    if _TABLE is None:
+        _TABLE = _build()
+    return _TABLE
+
+
+def for_command(command: str, *, config_only: bool = False) -> list[RunOption]:
+    if command not in COMMANDS:
+        raise ValueError(f"unknown command {command!r}")
+    return [o for o in options().values() if command in o.commands and (o.config or not config_only)]
+
+
+def unknown_option(name: str, command: str) -> str:
+    """The message for a name the command does not take, with the nearest names."""
+    valid = [o.name for o in for_command(command, config_only=True)]
+    near = difflib.get_close_matches(name, valid, n=3, cutoff=0.6)
+    elsewhere = [c for c in COMMANDS if c != command and name in {o.name for o in for_command(c)}]
+    hint = (f"; did you mean {' or '.join(near)}?" if near else
+            f"; it is an option of {' and '.join(elsewhere)}" if elsewhere else
+            f"; valid: {', '.join(valid)}")
+    return f"unknown option {name!r} for {command}{hint}"

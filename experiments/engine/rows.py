@@ -1,0 +1,171 @@
+"""The rows of a run: what each fits (a model, its feature types, two or more classes).
+
+A run has one row, the paper's table, an ablation table, or, for a learning curve, one row per
+curve; every row is fitted and scored by the same code (`engine.experiment.run_row`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import features
+from features.registry import describe
+from features.wordnet_data import wordnet_available
+from models import DEFAULT_MODEL, MODELS, ModelSpec, get_model
+
+from .config import RunConfig
+from .errors import UsageError
+from .options import DEFAULT_CONFIGS
+
+
+@dataclass
+class Row:
+    """One line of a results table (or one curve). It carries the model's spec itself, so a worker
+    process needs no registry to run it (a model registered in a notebook works with --jobs 2)."""
+
+    name: str
+    spec: ModelSpec
+    feature_types: tuple[str, ...]
+    two_class: bool
+    grid: dict = field(default_factory=dict)  # candidates this row fixes (e.g. wordnet=(True,))
+
+    @property
+    def model(self) -> str:
+        return self.spec.name
+
+    @property
+    def title(self) -> str:
+        """How plots name the row: the model, and its features as a group title or a list."""
+        if not self.spec.uses_features:
+            return self.spec.title
+        what = describe(self.feature_types)
+        return what if self.spec.name == DEFAULT_MODEL else f"{self.spec.title}: {what}"
+
+
+@dataclass(frozen=True)
+class PaperRow:
+    """A row of `--paper-table`. two_class None is the corpus' own label set; grid fixes candidates
+    of the model's selection; wordnet rows need WordNet and are skipped, with a note, without it."""
+
+    name: str
+    model: str
+    features: str | None
+    two_class: bool | None
+    grid: tuple = ()
+    wordnet: bool = False
+
+
+# The SNLI paper's rows (Tables 4 and 5), all from one featurization. A row that would repeat an
+# earlier one (two-class LR on a two-class corpus) is left out.
+PAPER_TABLE = (
+    PaperRow("lexicalized", "lr", "lexicalized", None),
+    PaperRow("unigrams_only", "lr", "unigrams_only", None),
+    PaperRow("unlexicalized", "lr", "unlexicalized", None),
+    PaperRow("edit_distance", "edit_distance", None, True),
+    PaperRow("lr_two_class", "lr", "lexicalized", True),
+    # Table 4's "+ lexical resources": the classifier with WordNet, and EOP's lemma + WordNet edit distance.
+    PaperRow("lr_lexical_resources", "lr", "lexicalized,wordnet", True, wordnet=True),
+    PaperRow("edit_distance_wordnet", "edit_distance", None, True, grid=(("wordnet", (True,)),), wordnet=True),
+    PaperRow("majority", "majority", None, True),  # the paper's Table 4 quotes the 2-class majority
+)
+
+
+def resolve_types(spec, ablate=()) -> tuple[str, ...]:
+    try:
+        return tuple(features.resolve(spec, list(ablate)))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def model_spec(name: str) -> ModelSpec:
+    try:
+        return get_model(name)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]:
+    """The rows to run: the paper's table, an ablation table, a learning curve's configs, or the
+    single configured row.
+
+    notes: receives why a row of the paper's table was left out.
+    """
+    binary_corpus = corpus.is_two_class
+    notes = [] if notes is None else notes
+    if getattr(config, "paper_table", False):
+        rows = []
+        for paper in PAPER_TABLE:
+            spec = MODELS[paper.model]
+            if paper.wordnet and not wordnet_available():
+                notes.append(f"row {paper.name} left out: it needs WordNet 3.0 (python experiments/download.py wordnet)")
+                continue
+            binary = binary_corpus or spec.two_class_only or bool(paper.two_class)
+            row = Row(paper.name, spec, resolve_types(paper.features) if spec.uses_features else (), binary,
+                      dict(paper.grid))
+            if not any((r.spec, r.feature_types, r.two_class, r.grid) == (row.spec, row.feature_types, row.two_class,
+                                                                          row.grid) for r in rows):
+                rows.append(row)
+        return rows
+    spec = model_spec(config.model)
+    binary = config.two_class or binary_corpus or spec.two_class_only
+    if config.command == "curve":
+        return curve_rows(config, binary_corpus)
+    if getattr(config, "ablation_table", False):
+        if not spec.uses_features:
+            raise UsageError(f"--ablation-table ablates feature types; model {spec.name!r} reads no features")
+        full = resolve_types(config.features, config.ablate)
+        rows = [Row(_row_name(spec.name, config.features), spec, full, binary)]
+        rows += [Row(_row_name(spec.name, f"-{t}"), spec, resolve_types(list(full), [t]), binary)
+                 for t in full if len(full) > 1]
+        return rows
+    types = resolve_types(config.features, config.ablate) if spec.uses_features else ()
+    name = _row_name(spec.name, "-".join([config.features, *config.ablate])) if spec.uses_features else spec.name
+    return [Row(name, spec, types, binary)]
+
+
+def _row_name(model: str, features_name: str) -> str:
+    return features_name if model == DEFAULT_MODEL else f"{model} {features_name}"
+
+
+def curve_rows(config: RunConfig, binary_corpus: bool) -> list[Row]:
+    """A learning curve's rows: `--configs`, else the row `--model`/`--features` name when given,
+    else lexicalized and unlexicalized. `--ablate` and `--two-class` apply to every curve."""
+    items = config.configs
+    if items is None:
+        if {"features", "model", "ablate"} & config.given:
+            spec = model_spec(config.model)
+            items = (config.features.replace(",", "+") if spec.uses_features else spec.name,)
+        else:
+            items = tuple(DEFAULT_CONFIGS.split(","))
+    rows = []
+    for text in items:
+        try:
+            spec, types = parse_curve(text, config.model)
+        except ValueError as exc:
+            raise UsageError(f"--configs: {exc}") from None
+        name = text
+        if spec.uses_features:
+            if ":" not in text and spec.name != DEFAULT_MODEL:
+                name = f"{spec.name}:{text}"
+            if config.ablate:
+                types = resolve_types(list(types), config.ablate)
+                name += "".join(f"-{a}" for a in config.ablate)
+        if any(r.name == name for r in rows):
+            continue
+        rows.append(Row(name, spec, types, config.two_class or binary_corpus or spec.two_class_only))
+    return rows
+
+
+def parse_curve(text: str, default_model: str = DEFAULT_MODEL) -> tuple[ModelSpec, tuple[str, ...]]:
+    """`lexicalized`, `lexicalized+negation`, `MODEL:FEATURES` or a pairs model's name; else ValueError.
+
+    default_model: the model of a curve given by its features alone (`--model`)."""
+    text = text.strip()
+    model, sep, feats = text.partition(":")
+    if not sep:
+        if text in MODELS and not MODELS[text].uses_features:
+            return MODELS[text], ()
+        model, feats = default_model, text
+    spec = get_model(model)
+    if not spec.uses_features:
+        raise ValueError(f"model {model!r} reads no features; give it as a config of its own: {model}")
+    return spec, tuple(features.resolve(feats.split("+")))
