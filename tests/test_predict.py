@@ -148,7 +148,7 @@ def test_model_file_holds_only_data(saved):
         for name in names[1:]:
             np.load(io.BytesIO(archive.read(name)), allow_pickle=False)  # every array loads without pickle
     assert names[0] == "model.json" and all(n.startswith("arrays/") and n.endswith(".npy") for n in names[1:])
-    assert head["summary"]["labels"] == ["entailment", "neutral", "contradiction"] and head["format_version"] == 2
+    assert head["summary"]["labels"] == ["entailment", "neutral", "contradiction"] and head["format_version"] == 3
     assert not path.read_bytes().startswith(b"\x80")
 
 
