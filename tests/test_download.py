@@ -11,8 +11,6 @@ import re
 import signal
 import stat
 import struct
-import subprocess
-import sys
 import threading
 import time
 import zipfile
@@ -22,7 +20,7 @@ import pytest
 
 from experiments.corpora.sources import SOURCES, DownloadError, Source, download, fetch
 from experiments.download import main as download_main
-from tests.conftest import REPO
+from tests.conftest import start_script
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -373,9 +371,8 @@ def test_sigterm_leaves_nothing_behind(server, tmp_path):
     root, base = server
     (root / "AX.tsv").write_bytes(b"x" * 200_000)
     data = tmp_path / "data"
-    process = subprocess.Popen([sys.executable, "experiments/download.py", "ax", "--data-dir", str(data),
-                                "--url", f"{base}/stall/AX.tsv", "--quiet"], cwd=REPO,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # A process, because a signal is the point.
+    process = start_script("download", "ax", "--data-dir", data, "--url", f"{base}/stall/AX.tsv", "--quiet")
     deadline = time.monotonic() + 30
     while not any(p.is_file() for p in data.rglob("*")) and time.monotonic() < deadline:
         time.sleep(0.05)

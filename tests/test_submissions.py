@@ -9,7 +9,6 @@ from sklearn.metrics import matthews_corrcoef
 
 from experiments.corpora import get_corpus
 from experiments.corpora.readers.glue import read_ax
-from experiments.outputs import submissions
 from experiments.outputs.breakdown import breakdown
 from experiments.outputs.submissions import (
     TASKS,

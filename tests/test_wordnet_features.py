@@ -15,7 +15,7 @@ from features.lexical import RELATIONS, WordNetRelations, coarse_pos, free_cells
 from features.pair import Pair
 from features.registry import FEATURE_TYPES
 from features.wordnet import WordNet
-from features.wordnet_data import WordNetMissingError, load_wordnet, wordnet_available
+from features.wordnet_data import WordNetMissingError, load_wordnet
 from tests.conftest import make_pair
 from tests.wordnet_fixture import write_tiny_wordnet
 
