@@ -8,12 +8,7 @@
 
 The API is imported on first use, so the command-line scripts start fast.
 """
-from importlib.metadata import PackageNotFoundError, version
-
-try:
-    __version__ = version("nli-baselines")
-except PackageNotFoundError:  # running from a source tree that was never installed
-    __version__ = "0.3.0"
+from .version import __version__
 
 API = ("run", "learning_curve", "load_model", "compare", "RunResult", "CurveResult", "Comparison", "RunConfig")
 

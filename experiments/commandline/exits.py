@@ -11,11 +11,12 @@ from models.common import TrainingDataError
 from ..corpora import CorpusNotFoundError, DataFormatError
 from ..engine.errors import UsageError
 from ..outputs.model_files import ModelFileError
+from ..outputs.records import RecordError
 from ..outputs.submissions import SubmissionError
 
 EXIT_USAGE = 2  # bad arguments, missing corpus, malformed input, unusable training data
 USER_ERRORS = (CorpusNotFoundError, DataFormatError, UsageError, TrainingDataError, ModelFileError, SubmissionError,
-               WordNetMissingError)
+               WordNetMissingError, RecordError)
 
 
 @contextlib.contextmanager

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from .. import __version__
+from ..version import __version__
 from ..outputs.records import versions, write_json_atomic
 from .config import RunConfig
 from .errors import UsageError

@@ -22,7 +22,7 @@ from models.common import check_training_labels
 from models import majority
 from models.majority import MajorityClassifier
 
-from .. import __version__
+from ..version import __version__
 from ..outputs.model_files import Predictor
 from ..outputs.records import peak_rss_bytes, versions
 from .config import RunConfig

@@ -32,7 +32,7 @@ import numpy as np
 from features.atomic import atomic_path
 from features.combine import PairFeaturizer
 
-from .. import __version__
+from ..version import __version__
 from .records import versions
 
 MODEL_FORMAT = "nli-baselines-model"

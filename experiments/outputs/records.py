@@ -48,21 +48,24 @@ def write_json_atomic(path: Path | str, record: dict) -> None:
         handle.write("\n")
 
 
+class RecordError(ValueError):
+    """A file that is not a run record of run.py --out, or not the row asked for."""
+
+
 def load_run_record(path: Path | str) -> dict:
-    """A run record written by `run.py --out`, its shape checked: a clear UsageError otherwise."""
-    from ..engine.errors import UsageError
+    """A run record written by `run.py --out`, its shape checked: a clear RecordError otherwise."""
     path = Path(path)
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
+        raise RecordError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise UsageError(f"{path} is a directory, not a run record") from None
+        raise RecordError(f"{path} is a directory, not a run record") from None
     except (OSError, ValueError, RecursionError) as exc:
-        raise UsageError(f"{path}: not a run record of run.py --out ({type(exc).__name__}: {exc})") from None
+        raise RecordError(f"{path}: not a run record of run.py --out ({type(exc).__name__}: {exc})") from None
     problem = _record_problem(record)
     if problem:
-        raise UsageError(f"{path}: not a run record of run.py --out ({problem})")
+        raise RecordError(f"{path}: not a run record of run.py --out ({problem})")
     return record
 
 
@@ -91,16 +94,15 @@ def _record_problem(record) -> str | None:
 
 
 def pick_row(record: dict, row_name: str | None, source: str) -> dict:
-    """The only row of a record, or the one named; a UsageError says which rows there are."""
-    from ..engine.errors import UsageError
+    """The only row of a record, or the one named; a RecordError says which rows there are."""
     rows = record["rows"]
     names = [row["name"] for row in rows]
     if row_name is None and len(rows) > 1:
-        raise UsageError(f"{source} holds a table of {len(rows)} rows ({', '.join(names)}); pick one with "
+        raise RecordError(f"{source} holds a table of {len(rows)} rows ({', '.join(names)}); pick one with "
                          "--row-a/--row-b")
     row = rows[0] if row_name is None else next((r for r in rows if r["name"] == row_name), None)
     if row is None:
-        raise UsageError(f"{source} has no row {row_name!r}; its rows: {', '.join(names)}")
+        raise RecordError(f"{source} has no row {row_name!r}; its rows: {', '.join(names)}")
     if "predictions" not in row:
-        raise UsageError(f"{source} holds no per-example predictions (written by an older version): run it again")
+        raise RecordError(f"{source} holds no per-example predictions (written by an older version): run it again")
     return row
