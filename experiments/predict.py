@@ -45,7 +45,7 @@ def _predict(args, given: dict, output) -> int:
     import numpy as np
 
     from experiments.commandline.paths import OutputPlan
-    from experiments.corpora.readers.custom import read_custom
+    from experiments.corpora.readers.custom import has_column, read_custom
     from experiments.engine.config import RunConfig
     from experiments.engine.errors import UsageError
     from experiments.outputs.model_files import load_predictor
@@ -71,9 +71,14 @@ def _predict(args, given: dict, output) -> int:
     proba_wanted = output(args, "proba")
     if proba_wanted and not hasattr(predictor.model, "predict_proba"):
         raise UsageError(f"a {predictor.model_name} model has no probabilities; drop --proba")
-    # The columns and label map the model was trained with, unless the command line says otherwise.
+    # The columns and label map the model was trained with (columns the input has), unless the
+    # command line says otherwise.
     trained = predictor.info.get("input", {})
-    config = RunConfig("predict", **{**{k: v for k, v in trained.items() if v is not None}, **given})
+    kept = {k: v for k, v in trained.items() if k == "label_map" or (isinstance(v, str) and has_column(path, v))}
+    for name in sorted(set(trained) - set(kept) - set(given)):
+        print(f"note: the model was trained with {name.replace('_', ' ')} {trained[name]!r}, which {path.name} "
+              "lacks; finding the column by its name instead", file=sys.stderr)
+    config = RunConfig("predict", **{**kept, **given})
     data = read_custom(path, "input", "predict", config.on_bad_row, premise=config.premise_column,
                        hypothesis=config.hypothesis_column, label=config.label_column, id_column=config.id_column)
     for note in data.notes:

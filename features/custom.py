@@ -22,6 +22,12 @@ from .encoding import EncodedPairs, check_pairs
 from .pair import Pair
 
 PairFunction = Callable[[Pair], Mapping[str, float]]
+FLOAT32_MAX = float(np.finfo(np.float32).max)
+
+
+class CustomFeatureError(ValueError):
+    """A custom feature function that raised, or returned something other than names with real
+    numbers; the message names the feature, the pair and the value."""
 
 
 class FunctionFeature(FeatureType):
@@ -35,8 +41,35 @@ class FunctionFeature(FeatureType):
         pairs = check_pairs(pairs)
         return pairs.pairs if isinstance(pairs, EncodedPairs) else pairs
 
+    def _rows(self, pairs) -> list[dict]:
+        """The function's values for every pair, each checked: a mapping of text to real numbers
+        that fit the matrix (float32)."""
+        rows = []
+        for pair in self._pairs(pairs):
+            try:
+                row = self.function(pair)
+            except Exception as exc:  # the user's code: say whose and where
+                raise CustomFeatureError(f"custom feature {self.name!r} raised {type(exc).__name__} on pair "
+                                         f"{pair.id!r}: {exc}") from exc
+            if not isinstance(row, Mapping):
+                raise CustomFeatureError(f"custom feature {self.name!r} returned {type(row).__name__} {row!r:.60} for "
+                                         f"pair {pair.id!r}; it must return a dict of name -> number")
+            for key, value in row.items():
+                if not isinstance(key, str):
+                    raise CustomFeatureError(f"custom feature {self.name!r} returned the name {key!r} for pair "
+                                             f"{pair.id!r}; names must be text")
+                if isinstance(value, (bool, np.bool_)):
+                    continue
+                if not isinstance(value, (int, float, np.integer, np.floating)) or \
+                        not np.isfinite(value) or abs(float(value)) > FLOAT32_MAX:
+                    raise CustomFeatureError(f"custom feature {self.name!r} returned {key!r}: {value!r:.60} for pair "
+                                             f"{pair.id!r}; values must be finite real numbers (at most "
+                                             f"{FLOAT32_MAX:.3g} in size)")
+            rows.append(row)
+        return rows
+
     def fit_transform(self, pairs, y=None):
-        rows = [dict(self.function(p)) for p in self._pairs(pairs)]
+        rows = self._rows(pairs)
         self.columns_ = sorted({key for row in rows for key in row})
         self.index_ = {key: i for i, key in enumerate(self.columns_)}
         return self._matrix(rows)
@@ -47,7 +80,7 @@ class FunctionFeature(FeatureType):
 
     def transform(self, pairs):
         check_is_fitted(self, "columns_")
-        return self._matrix([dict(self.function(p)) for p in self._pairs(pairs)])
+        return self._matrix(self._rows(pairs))
 
     def _matrix(self, rows):
         indptr, indices, data = [0], [], []

@@ -115,7 +115,11 @@ def _expand(item: str) -> tuple[str, ...]:
         return GROUPS[item]
     if item in FEATURE_TYPES:
         return (item,)
-    raise ValueError(f"unknown feature type or group {item!r}; valid names: {', '.join(valid_names())}")
+    import difflib
+    near = difflib.get_close_matches(item, valid_names(), n=3, cutoff=0.6)
+    hint = (f" Did you mean {' or '.join(near)}?" if near else
+            " A type of your own? Register it with register_feature in a module and pass --import MODULE.")
+    raise ValueError(f"unknown feature type or group {item!r}; valid names: {', '.join(valid_names())}.{hint}")
 
 
 def describe(types) -> str:

@@ -118,3 +118,39 @@ def test_registering_the_same_function_again_is_allowed():
         assert FEATURE_TYPES["lab_twice"].function is lab_twice
     finally:
         unregister_feature("lab_twice")
+
+
+@pytest.mark.parametrize("returned, message", [
+    (lambda pair: {"length": "long"}, r"custom feature 'lab_bad' returned 'length': 'long' for pair 't0'"),
+    (lambda pair: {"x": float("nan")}, r"returned 'x': nan for pair 't0'; values must be finite"),
+    (lambda pair: {"x": float("inf")}, r"returned 'x': inf"),
+    (lambda pair: {"x": 1e308}, r"returned 'x': 1e\+308 .*at most 3.4e\+38"),
+    (lambda pair: {"x": [1, 2]}, r"returned 'x': \[1, 2\]"),
+    (lambda pair: {"x": None}, r"returned 'x': None"),
+    (lambda pair: ["x"], r"returned list .* for pair 't0'; it must return a dict"),
+    (lambda pair: {"x": 1 / 0}, r"custom feature 'lab_bad' raised ZeroDivisionError on pair 't0': division by zero"),
+])
+def test_a_bad_custom_feature_names_itself_the_pair_and_the_value(tiny, returned, message):
+    from features.custom import CustomFeatureError
+
+    def lab_bad(pair):
+        return returned(pair)
+    register_feature("lab_bad", lab_bad)
+    try:
+        with pytest.raises(CustomFeatureError, match=message):
+            PairFeaturizer(features="lab_bad").fit(tiny)
+    finally:
+        unregister_feature("lab_bad")
+
+
+def test_unknown_names_suggest_the_nearest_or_import(cli, tmp_path):
+    done = cli("run", "--dataset", "demo", "--features", "lexicalised", "--quiet")
+    assert done.returncode == 2 and "Did you mean lexicalized or unlexicalized?" in done.stderr
+    done = cli("run", "--dataset", "demo", "--features", "sentiment_of_the_moon", "--quiet")
+    assert done.returncode == 2 and "pass --import MODULE" in done.stderr
+    (tmp_path / "lab_path_features.py").write_text(USER_MODULE)
+    done = cli("run", "--import", tmp_path / "lab_path_features.py", "--dataset", "demo", "--features",
+               "unlexicalized,lab_negation", "--C", "1", "--quiet")  # a path works as well as a module name
+    assert done.returncode == 0, done.stderr
+    done = cli("run", "--import", tmp_path / "missing.py", "--dataset", "demo")
+    assert done.returncode == 2 and "no such file" in done.stderr

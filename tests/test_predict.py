@@ -1,11 +1,13 @@
 """Saved models: save, load and predict like the run that saved them; clear errors for bad files."""
 from __future__ import annotations
 
+import csv
 import importlib.util
 import io
 import json
 import pickle
 import zipfile
+from pathlib import Path
 
 import joblib
 import numpy as np
@@ -174,3 +176,25 @@ def test_glue_files_from_run(cli, data_dir, tmp_path):
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in (tmp_path / "sg" / "CB.jsonl").read_text().splitlines()]
     assert len(rows) == 250 and [r["idx"] for r in rows] == list(range(250))
+
+
+def test_a_saved_model_remembers_its_columns_and_label_map(cli, tmp_path, monkeypatch):
+    # A new task's file: its own column names, an id column, yes/no labels mapped to two classes.
+    monkeypatch.chdir(tmp_path)
+    rows = [(p.premise, p.hypothesis, "yes" if p.label == "entailment" else "no", f"q{n}")
+            for n, p in enumerate(generate_demo("train")[:400])]
+    Path("train.csv").write_text("claim_source,claim,gold,id\n" + "".join(
+        f'"{a}","{b}",{c},{d}\n' for a, b, c, d in rows))
+    done = cli("run", "--train-file", "train.csv", "--premise-column", "claim_source", "--hypothesis-column",
+               "claim", "--label-column", "gold", "--label-map", "yes=entailment,no=not_entailment",
+               "--model", "edit_distance", "--save-model", "m.model", "--quiet")
+    assert done.returncode == 0, done.stderr
+    Path("new.csv").write_text("claim_source,claim,gold,id\n" + "".join(f'"{a}","{b}",{c},{d}\n'
+                                                                        for a, b, c, d in rows[:20]))
+    predicted = cli("predict", "--model", "m.model", "--input", "new.csv", "--out", "p.csv")  # no flags again
+    assert predicted.returncode == 0, predicted.stderr
+    with open("p.csv", newline="") as handle:
+        out = list(csv.DictReader(handle))
+    assert [r["id"] for r in out] == [f"q{n}" for n in range(20)]  # the id column, found by itself
+    assert {r["gold"] for r in out} <= {"entailment", "not_entailment"}  # the label map, applied
+    assert "accuracy against the input's labels" in predicted.stdout

@@ -566,3 +566,61 @@ def test_well_formed_rows_equal_the_checked_path(tmp_path, monkeypatch):
     checked = read_nli(path, "snli", "dev")
     assert fast.pairs == checked.pairs and [p.meta for p in fast.pairs] == [p.meta for p in checked.pairs]
     assert fast.pairs[1].premise_tags == ("DT", "NN", "VBZ", ".") and fast.pairs[3].id == "4"
+
+
+# ------------------------------------------------------------------ inputs a new task brings
+
+
+def test_nested_jsonl_fields_ids_and_columns_recorded(tmp_path):
+    from experiments.corpora.readers.custom import read_custom
+    path = tmp_path / "pairs.jsonl"
+    path.write_text('{"idx": 7, "input": {"context": "A man sleeps .", "claim": "A person sleeps ."}, '
+                    '"output": {"label": "yes"}}\n'
+                    '{"idx": 9, "input": {"context": "A dog runs .", "claim": "A cat runs ."}, "output": {"label": "no"}}\n')
+    data = read_custom(path, "custom", "train", premise="input.context", hypothesis="input.claim",
+                       label="output.label")
+    assert [(p.id, p.premise, p.hypothesis, p.label) for p in data.pairs] == [
+        ("7", "A man sleeps .", "A person sleeps .", "yes"), ("9", "A dog runs .", "A cat runs .", "no")]
+    assert data.fields == {"premise": "input.context", "hypothesis": "input.claim", "label": "output.label",
+                           "id": "idx"}
+    assert any("ids from column 'idx' (detected)" in note for note in data.notes)
+
+
+@pytest.mark.parametrize("name", ["id", "idx", "pairID", "pair_id"])
+def test_an_id_column_is_found_by_itself(tmp_path, name):
+    from experiments.corpora.readers.custom import read_custom
+    path = tmp_path / "pairs.tsv"
+    path.write_text(f"premise\thypothesis\t{name}\nA b .\tA .\tx17\n")
+    assert read_custom(path, "custom", "train").pairs[0].id == "x17"
+
+
+def test_a_mistyped_id_column_is_an_error(tmp_path):
+    from experiments.corpora.readers.custom import read_custom
+    path = tmp_path / "pairs.tsv"
+    path.write_text("premise\thypothesis\tpair\nA b .\tA .\tx17\n")
+    with pytest.raises(DataFormatError, match=r"pairs.tsv:1: no id column 'pairid'; the columns are premise, hypothesis"):
+        read_custom(path, "custom", "train", id_column="pairid")
+    with pytest.raises(DataFormatError, match="both column 'premise'"):
+        read_custom(path, "custom", "train", premise="premise", hypothesis="premise")
+
+
+@pytest.mark.parametrize("suffix, header", [(".tsv", "premise\thypothesis\tpremise"),
+                                            (".csv", "premise,label,hypothesis,label")])
+def test_a_header_that_names_a_column_twice_is_refused(tmp_path, suffix, header):
+    from experiments.corpora.readers.custom import read_custom
+    path = tmp_path / f"pairs{suffix}"
+    sep = "\t" if suffix == ".tsv" else ","
+    path.write_text(header + "\n" + sep.join(["a"] * len(header.split(sep))) + "\n")
+    with pytest.raises(DataFormatError, match=r":1: the header names column '(premise|label)' twice"):
+        read_custom(path, "custom", "train")
+
+
+def test_cr_only_line_endings_keep_every_row(tmp_path):
+    from experiments.corpora.readers.custom import read_custom
+    path = tmp_path / "mac.tsv"
+    rows = "".join(f"A man number {i} sleeps .\rA person sleeps .\rentailment\r".replace("\r", "\t", 2)
+                   for i in range(301))
+    path.write_bytes(("premise\thypothesis\tlabel\r" + rows).encode())
+    data = read_custom(path, "custom", "test")
+    assert len(data.pairs) == 301 and data.pairs[-1].premise == "A man number 300 sleeps ."
+    assert data.pairs[0].label == "entailment" and data.pairs[0].id == "2"

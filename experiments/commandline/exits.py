@@ -5,6 +5,7 @@ import contextlib
 import os
 import sys
 
+from features.custom import CustomFeatureError
 from features.wordnet_data import WordNetMissingError
 from models.common import TrainingDataError
 
@@ -16,7 +17,7 @@ from ..outputs.submissions import SubmissionError
 
 EXIT_USAGE = 2  # bad arguments, missing corpus, malformed input, unusable training data
 USER_ERRORS = (CorpusNotFoundError, DataFormatError, UsageError, TrainingDataError, ModelFileError, SubmissionError,
-               WordNetMissingError, RecordError)
+               WordNetMissingError, RecordError, CustomFeatureError)
 
 
 @contextlib.contextmanager

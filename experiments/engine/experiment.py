@@ -176,10 +176,23 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
     predictor = Predictor(
         row.model, model, featurizer if spec.uses_features else None, cols, labels, row.two_class,
         {"dataset": data.corpus.name, "features": list(row.feature_types), "train_pairs": len(y_train),
-         **({"selection": result["selection"]["chosen"]} if "selection" in result else {})})
+         **({"selection": result["selection"]["chosen"]} if "selection" in result else {}),
+         "input": input_settings(data, config)})
     examples_from = {"X": X_eval if data.evaluation is not None else None, "pairs": scored, "gold": y_eval,
                      "predicted": eval_pred}
     return RowOutcome(result, predictor, examples_from)
+
+
+def input_settings(data: Splits, config: RunConfig) -> dict:
+    """What predict.py must know to read new pairs as the training pairs were read: the columns of
+    a custom corpus' files, and the label map (the command line can still override them)."""
+    fields = data.fields or {}
+    names = {"premise": "premise_column", "hypothesis": "hypothesis_column", "label": "label_column",
+             "id": "id_column"}
+    settings = {names[k]: v for k, v in fields.items() if k in names and v is not None}
+    if config.label_map:
+        settings["label_map"] = dict(config.label_map)
+    return settings
 
 
 def _check_two_class_labels(pairs, spec) -> None:
@@ -260,15 +273,14 @@ def features_record(prepared: Prepared, config: RunConfig) -> dict:
 
 
 def compare_with_full_set(rows: list[Row], results: list[dict]) -> None:
-    """Give each row of a table its accuracy difference from the full feature set and McNemar's p
-    on the pairs where the two disagree (`delta`, `mcnemar_p`, `vs`). The full set is the row of the
-    same label granularity that reads the most feature types (the paper table's lexicalized or
-    two-class LR row, an ablation table's first row)."""
+    """Give each row of a table its accuracy difference from its reference row and McNemar's p on
+    the pairs where the two disagree (`delta`, `mcnemar_p`, `vs`). The reference is the row of the
+    same label granularity marked so: the paper table's lexicalized (three classes) and two-class
+    LR rows, an ablation table's full set; the same whatever else the table holds (WordNet rows)."""
     for row, result in zip(rows, results):
-        same = [(r, res) for r, res in zip(rows, results) if r.two_class == row.two_class]
-        with_features = [(r, res) for r, res in same if r.spec.uses_features]
-        full, full_result = max(with_features or same, key=lambda item: len(item[0].feature_types))
-        if full is row:
+        full, full_result = next(((r, res) for r, res in zip(rows, results)
+                                  if r.reference and r.two_class == row.two_class), (None, None))
+        if full is None or full is row:
             continue
         test = compare_predictions(result["predictions"], full_result["predictions"], bootstrap=False)
         result.update(delta=test["delta"], mcnemar_p=test["mcnemar_p"], vs=full.name)

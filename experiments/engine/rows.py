@@ -27,6 +27,7 @@ class Row:
     feature_types: tuple[str, ...]
     two_class: bool
     grid: dict = field(default_factory=dict)  # candidates this row fixes (e.g. wordnet=(True,))
+    reference: bool = False  # the row the others of its label granularity are compared with
 
     @property
     def model(self) -> str:
@@ -44,7 +45,9 @@ class Row:
 @dataclass(frozen=True)
 class PaperRow:
     """A row of `--paper-table`. two_class None is the corpus' own label set; grid fixes candidates
-    of the model's selection; wordnet rows need WordNet and are skipped, with a note, without it."""
+    of the model's selection; wordnet rows need WordNet and are skipped, with a note, without it;
+    reference: the row the others with as many classes are compared with (the first such row
+    kept: on a two-class corpus, lexicalized)."""
 
     name: str
     model: str
@@ -52,16 +55,17 @@ class PaperRow:
     two_class: bool | None
     grid: tuple = ()
     wordnet: bool = False
+    reference: bool = False
 
 
 # The SNLI paper's rows (Tables 4 and 5), all from one featurization. A row that would repeat an
 # earlier one (two-class LR on a two-class corpus) is left out.
 PAPER_TABLE = (
-    PaperRow("lexicalized", "lr", "lexicalized", None),
+    PaperRow("lexicalized", "lr", "lexicalized", None, reference=True),
     PaperRow("unigrams_only", "lr", "unigrams_only", None),
     PaperRow("unlexicalized", "lr", "unlexicalized", None),
     PaperRow("edit_distance", "edit_distance", None, True),
-    PaperRow("lr_two_class", "lr", "lexicalized", True),
+    PaperRow("lr_two_class", "lr", "lexicalized", True, reference=True),
     # Table 4's "+ lexical resources": the classifier with WordNet, and EOP's lemma + WordNet edit distance.
     PaperRow("lr_lexical_resources", "lr", "lexicalized,wordnet", True, wordnet=True),
     PaperRow("edit_distance_wordnet", "edit_distance", None, True, grid=(("wordnet", (True,)),), wordnet=True),
@@ -100,7 +104,8 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
                 continue
             binary = binary_corpus or spec.two_class_only or bool(paper.two_class)
             row = Row(paper.name, spec, resolve_types(paper.features) if spec.uses_features else (), binary,
-                      dict(paper.grid))
+                      dict(paper.grid), paper.reference and not any(r.reference and r.two_class == binary
+                                                                    for r in rows))
             if not any((r.spec, r.feature_types, r.two_class, r.grid) == (row.spec, row.feature_types, row.two_class,
                                                                           row.grid) for r in rows):
                 rows.append(row)
@@ -113,7 +118,7 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
         if not spec.uses_features:
             raise UsageError(f"--ablation-table ablates feature types; model {spec.name!r} reads no features")
         full = resolve_types(config.features, config.ablate)
-        rows = [Row(_row_name(spec.name, config.features), spec, full, binary)]
+        rows = [Row(_row_name(spec.name, config.features), spec, full, binary, reference=True)]
         rows += [Row(_row_name(spec.name, f"-{t}"), spec, resolve_types(list(full), [t]), binary)
                  for t in full if len(full) > 1]
         return rows

@@ -32,6 +32,7 @@ class Splits:
     files: dict
     counts: dict
     train_subsample: dict
+    fields: dict = None  # the training file's columns read (custom corpora): premise, hypothesis, label, id
 
 
 def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lemmas: bool = False) -> Splits:
@@ -112,7 +113,7 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
     eval_a = sel_a if evaluation is selection else eval_a if evaluation is not None else None
     log(f"annotated {tag_stats['sentences']} sentences needing tags ({tag_stats['cached']} cached, "
         f"{tag_stats['tagged']} tagged) in {time.perf_counter() - started:.1f}s")
-    return Splits(corpus, train_a, sel_a, eval_a, eval_name, files, counts, sub)
+    return Splits(corpus, train_a, sel_a, eval_a, eval_name, files, counts, sub, dict(train.fields))
 
 
 def labels_of(pairs, binary: bool) -> np.ndarray | None:

@@ -14,10 +14,10 @@ def _chosen(row: dict) -> str:
     return text + (" (edge)" if selection.get("at_edge") else "")
 
 
-def _versus(row: dict) -> str:
-    """`-1.2 (p=0.04)`: the accuracy difference from the full feature set and McNemar's p."""
+def _versus(row: dict, references: set) -> str:
+    """`-1.2 (p=0.04)`: the accuracy difference from the row's reference and McNemar's p."""
     if "delta" not in row:
-        return "(full set)" if row.get("features") else ""
+        return "(reference)" if row["name"] in references else ""
     p = row["mcnemar_p"]
     return f"{100 * row['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
 
@@ -37,8 +37,9 @@ def summary_table(record: dict) -> str:
     """One line per row: train and eval accuracy, macro-F1, chosen settings, seconds, the published figure."""
     eval_name = record["data"]["eval_split"]
     dataset = record["data"]["dataset"]
-    compared = any("delta" in row for row in record["rows"])
-    head = ["row", "classes", "train acc", f"{eval_name} acc", "macro-F1"] + (["vs full set"] if compared else [])
+    compared = [row for row in record["rows"] if "delta" in row]
+    references = {row["vs"] for row in compared}
+    head = ["row", "classes", "train acc", f"{eval_name} acc", "macro-F1"] + (["vs reference"] if compared else [])
     head += ["chosen", "seconds", "published (test)"]
     lines, sources = [head], {}
     for row in record["rows"]:
@@ -49,7 +50,7 @@ def summary_table(record: dict) -> str:
         if figure is not None:
             sources[figure.source.key] = figure.source.text
             cell = f"{figure.value:.1f} [{figure.source.key}]"
-        versus = [_versus(row)] if compared else []
+        versus = [_versus(row, references)] if compared else []
         lines.append([row["name"], str(len(row["labels"])), _pct(m["train"]["accuracy"]),
                       _pct(m[eval_name]["accuracy"]), _pct(m[eval_name]["macro_f1"]), *versus, _chosen(row),
                       f"{row['seconds']:.1f}", cell])
@@ -58,6 +59,17 @@ def summary_table(record: dict) -> str:
                       "", *([""] if compared else []), "", "", ""])
     out = _table(lines)
     out += [f"  [{key}] {text}" for key, text in sources.items()]
+    if compared:
+        by_classes = {}
+        for row in record["rows"]:
+            if row["name"] in references:
+                by_classes.setdefault(row["name"], len(row["labels"]))
+        out.append("  vs reference: the difference in points from " + ", ".join(
+            f"{name} ({classes}-class rows)" for name, classes in by_classes.items())
+            + ", and McNemar's exact p on the pairs where they disagree")
+        if len(compared) > 1:
+            out.append(f"  {len(compared)} comparisons: by luck alone one in twenty reaches p < 0.05; for the table as a "
+                       f"whole, read p < {0.05 / len(compared):.3f} (0.05 / {len(compared)}, Bonferroni) as significant")
     return "\n".join(out)
 
 
@@ -69,14 +81,21 @@ def _value(value) -> str:
     return str(value)
 
 
-def bootstrap_line(b: dict) -> str:
-    """`bootstrap over 100 training resamples: mean 79.1, std 0.7, 95% 77.6..80.4 (scores of ...)`."""
+def bootstrap_line(b: dict, single: float | None = None) -> str:
+    """`bootstrap over 100 training resamples: mean 79.1, std 0.7, 95% 77.6..80.4 (scores of ...)`.
+
+    single: the score of the one fit on the whole training set, explained when it falls outside."""
     if "mean" not in b:
         return f"bootstrap: all {b['resamples']} training resamples failed (a class went missing)"
     low, high = b["interval_95"]
     failed = f"; {b['failed']} failed" if b["failed"] else ""
-    return (f"bootstrap over {b['resamples']} training resamples: mean {100 * b['mean']:.1f}, std "
+    line = (f"bootstrap over {b['resamples']} training resamples: mean {100 * b['mean']:.1f}, std "
             f"{100 * b['std']:.1f}, 95% {100 * low:.1f}..{100 * high:.1f} ({b['of']}{failed})")
+    if single is not None and not low <= single <= high:
+        line += (f"\n    the fit on the whole training set ({100 * single:.1f}) lies outside: a resample draws as many "
+                 "pairs with replacement, about 63% of them distinct, so its models see less data"
+                 + (" and score lower" if single > high else ""))
+    return line
 
 
 def detail(row: dict, eval_name: str) -> str:
@@ -91,9 +110,9 @@ def detail(row: dict, eval_name: str) -> str:
         out.append(f"  {label:<{width}} {100 * c['precision']:9.1f} {100 * c['recall']:7.1f} "
                    f"{100 * c['f1']:7.1f} {c['support']:8d}")
     out.append("  confusion (rows gold, columns predicted):")
-    out.append("  " + " " * width + " " + " ".join(f"{x[:12]:>12}" for x in labels))
+    out.append("  " + " " * width + " " + " ".join(f"{x:>{width}}" for x in labels))
     for label, counts in zip(labels, m["confusion"]["matrix"]):
-        out.append(f"  {label:<{width}} " + " ".join(f"{c:>12d}" for c in counts))
+        out.append(f"  {label:<{width}} " + " ".join(f"{c:>{width}d}" for c in counts))
     if "selection" in row:
         scores = ", ".join(f"{name}: {100 * a:.1f}" for name, a in row["selection"]["scores"].items())
         selection = row["selection"]
@@ -108,7 +127,7 @@ def detail(row: dict, eval_name: str) -> str:
     if "evaluation" in row:
         out.append(f"  scored by {row['evaluation']}")
     if "bootstrap" in row:
-        out.append("  " + bootstrap_line(row["bootstrap"]))
+        out.append("  " + bootstrap_line(row["bootstrap"], m["accuracy"] if row.get("evaluation") is None else None))
     for label, feats in row.get("top_features", {}).items():
         out.append(f"  top features for {label}: " + ", ".join(f"{name} ({w:+.2f})" for name, w in feats))
     return "\n".join(out)
@@ -140,7 +159,8 @@ def format_report(record: dict) -> str:
     t = record["timings"]
     stages = ", ".join(f"{k} {v:.1f}s" for k, v in t.items() if isinstance(v, float))
     parts = [f"dataset {record['data']['dataset']}: train {record['data']['train_subsample']['used']} pairs, "
-             f"evaluated on {eval_name}; features: {', '.join(record['features']['active']) or '-'}"]
+             f"evaluated on {eval_name}; features: "
+             f"{', '.join(record['features']['active']) or 'none (the model reads the pairs themselves)'}"]
     parts += data_notes(record)
     parts += ["", summary_table(record), ""]
     parts += [detail(row, eval_name) + "\n" for row in record["rows"]]

@@ -53,6 +53,7 @@ class SplitData:
     rows: int = 0  # data rows seen in the file(s), header excluded
     skipped: Counter = field(default_factory=Counter)  # reason -> count
     columns: list[str] = field(default_factory=list)  # the file's columns, where it has a header
+    fields: dict = field(default_factory=dict)  # the columns read: premise, hypothesis, label, id
     notes: list[str] = field(default_factory=list)  # what the reader decided and the user should know
 
     @property
@@ -95,7 +96,8 @@ def decoded_lines(path: Path) -> Iterator[tuple[int, str, str | None]]:
 
     problem is None, or why the line is not UTF-8; its text then has U+FFFD for the bad bytes, so that
     a reader can still see its structure (e.g. which SICK split a row belongs to).
-    CRLF, a byte-order mark and a missing final newline are fine.
+    CRLF, CR alone (old Mac files: no LF in the first 8 MiB), a byte-order mark and a missing final
+    newline are fine.
     """
     number = 0
     with open(path, "rb") as handle:
@@ -103,7 +105,12 @@ def decoded_lines(path: Path) -> Iterator[tuple[int, str, str | None]]:
         # a multi-byte UTF-8 character): the file's lines never all sit in memory at once, and
         # only a block that fails to decode is decoded line by line.
         carry = b""
+        cr_only = None  # old Mac line endings (a bare CR ends each line): decided by the first block
         while block := handle.read(_BLOCK_BYTES):
+            if cr_only is None:
+                cr_only = b"\n" not in block and b"\r" in block
+            if cr_only:
+                block = block.replace(b"\r", b"\n")
             block = carry + block if carry else block
             end = block.rfind(b"\n") + 1
             carry = block[end:]
@@ -173,6 +180,7 @@ def iter_tsv(path: Path, bad: BadRows, required: tuple[str, ...]) -> Iterator[tu
         raise DataFormatError(path, None, "empty file (no header line)") from None
     bad.rows -= 1  # the header is not a data row
     header = header_line.split("\t")
+    check_unique_columns(path, 1, header)
     missing = [c for c in required if c not in header]
     if missing:
         raise DataFormatError(path, 1, f"header lacks column(s) {', '.join(missing)}; found {', '.join(header)}")
@@ -183,6 +191,16 @@ def iter_tsv(path: Path, bad: BadRows, required: tuple[str, ...]) -> Iterator[tu
                     "wrong column count")
             continue
         yield number, dict(zip(header, cells))
+
+
+def check_unique_columns(path: Path, line: int, columns: list[str]) -> None:
+    """A header that names a column twice cannot say which value a row's field holds."""
+    seen: dict[str, int] = {}
+    for number, name in enumerate(columns, start=1):
+        if name in seen:
+            raise DataFormatError(path, line, f"the header names column {name!r} twice (columns {seen[name]} and "
+                                              f"{number}); rename one")
+        seen[name] = number
 
 
 def iter_jsonl(path: Path, bad: BadRows) -> Iterator[tuple[int, dict]]:

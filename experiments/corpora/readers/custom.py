@@ -14,6 +14,7 @@ from features.pair import Pair
 from .common import (
     UNDECODABLE,
     BadRows,
+    check_unique_columns,
     DataFormatError,
     SplitData,
     decoded_lines,
@@ -30,6 +31,8 @@ UNTERMINATED_QUOTE = "unterminated quote"
 # Column names of common pair files, tried in order when the premise and hypothesis columns are not given.
 KNOWN_COLUMNS = (("premise", "hypothesis"), ("sentence1", "sentence2"), ("sentence_A", "sentence_B"),
                  ("text", "hypothesis"))
+# Id columns, tried in order when none is named (else ids are line numbers).
+KNOWN_IDS = ("id", "idx", "pairID", "pair_id")
 
 
 def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error", *,
@@ -38,43 +41,83 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
     """Read `path` by its suffix (.tsv unquoted, .csv quoted, .jsonl).
 
     premise, hypothesis: column names; None finds them among `KNOWN_COLUMNS` (premise/hypothesis,
-        sentence1/sentence2, ...) and notes which were used.
+        sentence1/sentence2, ...) and notes which were used. In JSONL a dotted name reaches into
+        nested objects (`input.context`) when no field has the dotted name itself.
+    id_column: the ids' column; None finds one among `KNOWN_IDS` (id, idx, pairID, pair_id), else
+        ids are line numbers. A named column the file lacks is an error.
     A file without the label column is unlabeled (a test split); so is a row whose label cell is
     empty. `labels`, when given, is the closed label set; other values are bad rows. In JSONL,
     integers are taken as text (labels 0/1, numeric ids); other non-strings are bad rows.
+    The columns used are in `SplitData.fields` (premise, hypothesis, label, id).
     """
     suffix = path.suffix.lower()
     if suffix not in (".jsonl", ".tsv", ".csv"):
         raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use .tsv, .csv or .jsonl")
-    columns = _columns(path, suffix)
+    columns, first = _columns(path, suffix)
+    has = (lambda name: _field(first, name)[0]) if suffix == ".jsonl" else (lambda name: name in columns)
     notes = []
     if premise is None or hypothesis is None:
         found = next(((p, h) for p, h in KNOWN_COLUMNS
-                      if (premise in (None, p)) and (hypothesis in (None, h)) and p in columns and h in columns), None)
+                      if (premise in (None, p)) and (hypothesis in (None, h)) and has(p) and has(h)), None)
         if found is None:
             raise DataFormatError(path, 1, f"no premise and hypothesis columns found among {', '.join(columns) or '-'}"
                                   f" (looked for {', '.join('/'.join(c) for c in KNOWN_COLUMNS)}); name them with "
                                   "--premise-column and --hypothesis-column")
         premise, hypothesis = found
         notes.append(f"{path.name}: premise column {premise!r}, hypothesis column {hypothesis!r} (detected)")
+    if premise == hypothesis:
+        raise DataFormatError(path, 1, f"the premise and the hypothesis are both column {premise!r}")
+    if id_column is None:
+        id_column = next((name for name in KNOWN_IDS if has(name)), None)
+        if id_column is not None:
+            notes.append(f"{path.name}: ids from column {id_column!r} (detected)")
+    elif columns and not has(id_column):
+        raise DataFormatError(path, 1, f"no id column {id_column!r}; the columns are {', '.join(columns)}")
     data = _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels)
     data.columns, data.notes = columns, notes
+    data.fields = {"premise": premise, "hypothesis": hypothesis, "label": label, "id": id_column}
     return data
 
 
-def _columns(path: Path, suffix: str) -> list[str]:
-    """The header's column names (TSV, CSV) or the first object's keys (JSONL); [] for an empty file."""
-    for _, text, problem in decoded_lines(path):
+def has_column(path: Path, name: str) -> bool:
+    """Whether the file at `path` has a column (a JSONL field, dotted or not) called `name`."""
+    suffix = Path(path).suffix.lower()
+    columns, first = _columns(Path(path), suffix)
+    return _field(first, name)[0] if suffix == ".jsonl" else name in columns
+
+
+def _field(row, name: str):
+    """(found, value) of a field of a JSON object; a dotted name reaches into nested objects when
+    no field has the dotted name itself."""
+    if not isinstance(row, dict):
+        return False, None
+    if name in row:
+        return True, row[name]
+    value = row
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return False, None
+        value = value[part]
+    return True, value
+
+
+def _columns(path: Path, suffix: str) -> tuple[list[str], dict | None]:
+    """The header's column names (TSV, CSV) or the first object's keys (JSONL), and that first
+    object; [] for an empty file. A header that names a column twice is an error (which of the
+    two would a row's value come from?)."""
+    for number, text, problem in decoded_lines(path):
         if problem or is_blank(text):
             continue
         if suffix == ".jsonl":
             try:
                 first = json.loads(text)
             except (ValueError, RecursionError):
-                return []
-            return list(first) if isinstance(first, dict) else []
-        return next(csv.reader([text]), []) if suffix == ".csv" else text.split("\t")
-    return []
+                return [], None
+            return (list(first), first) if isinstance(first, dict) else ([], None)
+        columns = next(csv.reader([text]), []) if suffix == ".csv" else text.split("\t")
+        check_unique_columns(path, number, columns)
+        return columns, None
+    return [], None
 
 
 def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels) -> SplitData:
@@ -87,15 +130,17 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
         rows = _iter_csv(path, bad, (premise, hypothesis))
     pairs = []
     for number, row in rows:
-        if premise not in row or hypothesis not in row:
+        (has_p, p_value), (has_h, h_value) = _field(row, premise), _field(row, hypothesis)
+        if not has_p or not has_h:
             bad.bad(number, f"missing field(s) {premise!r}/{hypothesis!r}", "missing field")
             continue
-        sentences = sentence_pair(row[premise], row[hypothesis], (premise, hypothesis), number, bad, integers=True)
+        sentences = sentence_pair(p_value, h_value, (premise, hypothesis), number, bad, integers=True)
         if sentences is None:
             continue
         gold = None
-        if label in row:
-            gold = text_value(row[label], label, number, bad, integers=True)
+        has_label, label_value = _field(row, label)
+        if has_label:
+            gold = text_value(label_value, label, number, bad, integers=True)
             if gold is None:
                 continue
             gold = gold.strip() or None
@@ -103,8 +148,9 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
                 bad.bad(number, f"unknown label {gold!r}; expected one of {', '.join(labels)}", "unknown label")
                 continue
         pair_id = str(number)
-        if id_column and id_column in row:
-            pair_id = text_value(row[id_column], id_column, number, bad, integers=True)
+        has_id, id_value = _field(row, id_column) if id_column else (False, None)
+        if has_id:
+            pair_id = text_value(id_value, id_column, number, bad, integers=True)
             if pair_id is None:
                 continue
         pairs.append(Pair(pair_id, *sentences, gold))
