@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 
 import pytest
@@ -9,6 +10,7 @@ from sklearn.metrics import matthews_corrcoef
 
 from experiments.corpora import get_corpus
 from experiments.corpora.readers.glue import read_ax
+from experiments.outputs import submissions
 from experiments.outputs.breakdown import breakdown
 from experiments.outputs.submissions import (
     TASKS,
@@ -216,3 +218,74 @@ def test_submission_notes_reach_the_log(tmp_path, monkeypatch):
     assert written == [tmp_path / "out" / "CB.jsonl"]
     assert messages == [f"note: {written[0]}: CB has 1 rows; the official test set has 250",
                         f"wrote {written[0]} (1 rows, validated against cb test)"]
+
+
+# ---------------------------------------------------------------- SuperGLUE's AX-g (Winogender)
+
+AX_G = "".join(json.dumps({"hypothesis": h, "idx": i, "label": label, "pair_id": pair, "premise": p}) + "\n"
+               for i, (p, h, label, pair) in enumerate([
+                   ("The nurse said he was tired.", "The nurse was tired.", "entailment", 1),
+                   ("The nurse said she was tired.", "The nurse was tired.", "entailment", 1),
+                   ("The doctor told the patient he would recover.", "The doctor would recover.",
+                    "not_entailment", 2),
+                   ("The doctor told the patient she would recover.", "The doctor would recover.",
+                    "not_entailment", 2)]))
+
+
+def test_ax_g_reader_task_and_gender_parity(cli, tmp_path):
+    from experiments.outputs.breakdown import gender_parity
+    path = tmp_path / "superglue" / "AX-g" / "AX-g.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_text(AX_G)
+    pairs = get_corpus("ax-g").load("test", tmp_path).pairs
+    assert [p.meta["pair_id"] for p in pairs] == ["1", "1", "2", "2"] and pairs[2].label == "not_entailment"
+    predicted = {"0": "entailment", "1": "not_entailment", "2": "not_entailment", "3": "not_entailment"}
+    result = gender_parity(pairs, predicted)
+    assert (result["accuracy"], result["gender_parity"], result["pairs"]) == (0.75, 0.5, 2)
+    task = TASKS[("superglue", "AX-g")]
+    written = write_predictions(task, list(predicted), list(predicted.values()), tmp_path / "out")
+    assert written.name == "AX-g.jsonl"
+    assert written.read_text().splitlines()[1] == '{"idx": 1, "label": "not_entailment"}'
+    done = cli("diagnose", "--diagnostic", path, "--predictions", written)
+    assert done.returncode == 0, done.stderr
+    assert "accuracy 75.0%, gender parity 50.0% of 2 sentence pairs predicted alike" in done.stdout
+    scored = submissions.score_diagnostic(task, written, tmp_path)
+    assert scored[0]["gender_parity"] == 0.5
+
+
+def test_ax_from_any_three_class_model_with_its_scores(cli, tmp_path):
+    data = tmp_path / "data"
+    (data / "glue" / "AX").mkdir(parents=True)
+    full = DIAGNOSTIC
+    (data / "glue" / "AX" / "diagnostic-full.tsv").write_bytes(full.encode())
+    rows = [line.split("\t") for line in full.split("\r\n")[1:] if line]
+    (data / "glue" / "AX" / "diagnostic.tsv").write_text("index\tsentence1\tsentence2\n" + "".join(
+        f"{i}\t{r[5]}\t{r[6]}\n" for i, r in enumerate(rows)))
+    done = cli("run", "--dataset", "demo", "--data-dir", data, "--features", "unlexicalized", "--C", "1",
+               "--glue-out", tmp_path / "glue", "--with-ax", "--quiet", "--out", tmp_path / "r.json")
+    assert done.returncode == 0, done.stderr
+    lines = (tmp_path / "glue" / "AX.tsv").read_text().splitlines()
+    assert lines[0] == "index\tprediction" and len(lines) == 7
+    assert "AX: R3 (three-class MCC)" in done.stdout and "on 6 diagnostic examples" in done.stdout
+    record = json.loads((tmp_path / "r.json").read_text())
+    assert record["diagnostics"]["AX"]["examples"] == 6
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--dataset", "demo", "--two-class"], "needs a three-class model .* is two-class \\(--two-class\\)"),
+    (["--dataset", "demo", "--model", "edit_distance"], "needs a three-class model .* is two-class"),
+    (["--dataset", "rte"], "rte's labels are entailment, not_entailment"),
+])
+def test_with_ax_refuses_two_class_models_before_training(cli, tmp_path, args, message):
+    done = cli("run", *args, "--glue-out", tmp_path / "glue", "--with-ax", "--quiet")
+    assert done.returncode == 2 and re.search(message, done.stderr), done.stderr
+    assert "featurized" not in done.stderr and not (tmp_path / "glue").exists()
+    assert cli("run", "--dataset", "demo", "--with-ax").returncode == 2  # --with-ax alone: it needs --glue-out
+
+
+def test_with_ax_reads_a_custom_tasks_labels_before_training(cli, tmp_path):
+    train = tmp_path / "train.tsv"
+    train.write_text("premise\thypothesis\tlabel\n" + "".join(f"A b {i} .\tA .\t{'yes' if i % 2 else 'no'}\n"
+                                                              for i in range(10)))
+    done = cli("run", "--train-file", train, "--glue-out", tmp_path / "glue", "--with-ax", "--quiet")
+    assert done.returncode == 2 and "custom's labels are no, yes" in done.stderr

@@ -97,14 +97,18 @@ class RunOutputs:
         row = plan_rows(config, config.corpus())[0]
         corpus = config.corpus()
         labels = set(corpus.labels or ()) if corpus.labels else None
+        if labels is None and "train" in corpus.splits:  # a custom task: its labels are its training file's
+            from experiments.corpora import resolve_data_dir
+            labels = {p.label for p in corpus.load("train", resolve_data_dir(config.data_dir), config.on_bad_row).pairs
+                      if p.label is not None}
         if config.label_map and labels is not None:
             labels = {config.label_map.get(label, label) for label in labels}
-        if row.two_class:
-            raise UsageError(f"--with-ax needs a three-class model (entailment, neutral, contradiction); this run's "
-                             f"{row.spec.title} is two-class" + (" (--two-class)" if config.two_class else ""))
         if labels is not None and labels != set(NLI3):
             raise UsageError(f"--with-ax needs a three-class NLI model; {corpus.name}'s labels are "
                              f"{', '.join(sorted(labels))}")
+        if row.two_class:
+            raise UsageError(f"--with-ax needs a three-class model (entailment, neutral, contradiction); this run's "
+                             f"{row.spec.title} is two-class" + (" (--two-class)" if config.two_class else ""))
 
     def _prediction_files(self, config: RunConfig, fmt: str) -> list[str]:
         from experiments.outputs.submissions import SubmissionError, submission_tasks
@@ -162,11 +166,15 @@ class RunOutputs:
             from experiments.corpora import resolve_data_dir
             from experiments.outputs.submissions import write_submissions
             config = result.config
+            scores: dict = {}
             written = write_submissions(predictor, config.corpus(), self.prediction_dirs,
                                         data_dir=resolve_data_dir(config.data_dir), on_bad_row=config.on_bad_row,
                                         jobs=config.jobs, progress=config.progress, with_ax=self.with_ax,
-                                        zip_path=Path(self.glue_zip) if self.glue_zip else None, log=notes.append)
+                                        zip_path=Path(self.glue_zip) if self.glue_zip else None, log=notes.append,
+                                        scores=scores)
             record["predictions"] = [str(p) for p in written]
+            if scores:
+                record["diagnostics"] = scores
 
 
 def input_files(config: RunConfig, prediction_dirs: dict | None = None) -> list[Path]:

@@ -132,6 +132,8 @@ register(Source("superglue-rte", f"{_SUPERGLUE}/RTE.zip", "superglue/RTE", ("sup
                 root="RTE"))
 register(Source("superglue-ax-b", f"{_SUPERGLUE}/AX-b.zip", "superglue/AX-b", ("superglue/AX-b/AX-b.jsonl",),
                 root="AX-b"))
+register(Source("superglue-ax-g", f"{_SUPERGLUE}/AX-g.zip", "superglue/AX-g", ("superglue/AX-g/AX-g.jsonl",),
+                root="AX-g"))
 register(Source("pascal-rte", "https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages/corpora/rte.zip",
                 "rte", ("rte/rte3_dev.xml",), root="rte",
                 sha256="2f806ead4d53171601254747c3b7c97d758e63a6ef54e3c010a6d62885ab214a"))

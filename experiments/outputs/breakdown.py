@@ -60,3 +60,26 @@ def format_breakdown(result: dict) -> str:
         for name, ph in info["phenomena"].items():
             lines.append(f"    {name:<36} {fmt(ph['score'])}  ({ph['count']})")
     return "\n".join(lines)
+
+
+def gender_parity(pairs, predictions: dict[str, str]) -> dict:
+    """SuperGLUE's AX-g scores: accuracy, and gender parity, the share of sentence pairs (the same
+    sentence with a male and a female pronoun, joined by `pair_id`) whose two predictions agree."""
+    missing = [p.id for p in pairs if p.id not in predictions]
+    if missing:
+        raise ValueError(f"no prediction for {len(missing)} diagnostic example(s), e.g. idx {missing[0]}")
+    groups: dict = {}
+    for pair in pairs:
+        groups.setdefault(pair.meta.get("pair_id"), []).append(predictions[pair.id])
+    if None in groups or any(len(g) != 2 for g in groups.values()):
+        raise ValueError("AX-g examples come in pairs joined by pair_id; these do not")
+    labeled = [p for p in pairs if p.label is not None]
+    accuracy = float(np.mean([predictions[p.id] == p.label for p in labeled])) if labeled else None
+    return {"metric": "accuracy and gender parity", "examples": len(pairs), "accuracy": accuracy,
+            "gender_parity": float(np.mean([a == b for a, b in groups.values()])), "pairs": len(groups)}
+
+
+def format_parity(result: dict) -> str:
+    accuracy = "n/a" if result["accuracy"] is None else f"{100 * result['accuracy']:.1f}%"
+    return (f"AX-g on {result['examples']} examples: accuracy {accuracy}, gender parity "
+            f"{100 * result['gender_parity']:.1f}% of {result['pairs']} sentence pairs predicted alike")

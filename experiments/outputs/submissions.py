@@ -18,6 +18,11 @@ from ..corpora import Corpus, CorpusNotFoundError, get_corpus
 from .formats import FORMATS, PredictionFileError, PredictionFormat
 
 
+# The labeled copies of the diagnostics, where a run can score the file it wrote: task -> (corpus, split).
+LABELED = {("glue", "AX"): ("ax", "test_labeled"), ("superglue", "AX-b"): ("ax-b", "test"),
+           ("superglue", "AX-g"): ("ax-g", "test")}
+
+
 @dataclass(frozen=True)
 class SubmissionTask:
     """A test set with a prediction file: which corpus split it predicts and which labels it takes.
@@ -62,12 +67,13 @@ register(SubmissionTask("WNLI", "glue", "wnli", "test", BINARY01, 146))
 register(SubmissionTask("RTE", "superglue", "superglue-rte", "test", NLI2, 3000))
 register(SubmissionTask("CB", "superglue", "cb", "test", CB3, 250))
 register(SubmissionTask("AX-b", "superglue", "ax-b", "test", NLI2, 1104, diagnostic=True))
+register(SubmissionTask("AX-g", "superglue", "ax-g", "test", NLI2, 356, diagnostic=True))
 
 # What a model trained on a corpus writes. The diagnostics ride along: GLUE AX with the MultiNLI
-# model (or any three-class model on request), SuperGLUE AX-b with the SuperGLUE RTE model.
+# model (or any three-class model on request), SuperGLUE AX-b and AX-g with the SuperGLUE RTE model.
 BY_CORPUS = {
     ("glue", "rte"): ["RTE"], ("glue", "mnli"): ["MNLI-m", "MNLI-mm", "AX"], ("glue", "qnli"): ["QNLI"],
-    ("glue", "wnli"): ["WNLI"], ("superglue", "superglue-rte"): ["RTE", "AX-b"], ("superglue", "cb"): ["CB"],
+    ("glue", "wnli"): ["WNLI"], ("superglue", "superglue-rte"): ["RTE", "AX-b", "AX-g"], ("superglue", "cb"): ["CB"],
 }
 # The diagnostic any three-class NLI model may write on request (--with-ax): format -> task.
 WITH_AX = ("glue", "AX")
@@ -189,11 +195,12 @@ def submission_tasks(corpus: Corpus, benchmark: str, with_ax: bool = False) -> l
 
 def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, data_dir=None,
                       on_bad_row: str = "error", jobs: int = 1, progress: bool = False, with_ax: bool = False,
-                      zip_path: Path | None = None, log=print) -> list[Path]:
+                      zip_path: Path | None = None, log=print, scores: dict | None = None) -> list[Path]:
     """Predict each task's test split with `predictor` and write its file.
 
     out_dirs: format name ("glue", "superglue", "table") -> directory. A diagnostic whose data is
     missing is skipped with a note; a missing test set of a main task is an error.
+    scores: receives, per diagnostic written, its scores when its labeled copy is present.
     """
     from features.annotation import annotate
     written = []
@@ -216,7 +223,37 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
                                      labels_allowed=predictor.labels)
             log(f"wrote {path} ({len(pairs)} rows, validated against {task_corpus.name} {task.split})")
             written.append(path)
+            if task.diagnostic and scores is not None:
+                scored = score_diagnostic(task, path, data_dir)
+                if scored is not None:
+                    scores[task.name] = scored[0]
+                    log(scored[1])
     if zip_path and written:
         bundle(written, zip_path)
         log(f"bundled {len(written)} file(s) into {zip_path}")
     return written
+
+
+def score_diagnostic(task: SubmissionTask, path: Path, data_dir=None) -> tuple[dict, str] | None:
+    """The scores of a written diagnostic file against its labeled copy, when that is present:
+    R3 and the breakdown for AX, the two-class MCC for AX-b, accuracy and gender parity for AX-g.
+    Returns (result, one line to print), or None."""
+    from .breakdown import breakdown, format_parity, gender_parity
+    where = LABELED.get((task.benchmark, task.name))
+    if where is None:
+        return None
+    corpus, split = get_corpus(where[0]), where[1]
+    try:
+        pairs = corpus.load(split, data_dir).pairs
+    except CorpusNotFoundError:
+        return None
+    if not pairs or any(p.label is None for p in pairs):
+        return None
+    predictions = dict(read_predictions(task, path))
+    if task.name == "AX-g":
+        result = gender_parity(pairs, predictions)
+        return result, format_parity(result)
+    result = breakdown(pairs, predictions)
+    return result, (f"{task.name}: {result['metric']} {result['overall']:+.3f} on {result['examples']} diagnostic "
+                    f"examples (accuracy {100 * result['accuracy']:.1f}%; python experiments/diagnose.py for the "
+                    "breakdown by phenomenon)")

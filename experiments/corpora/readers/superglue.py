@@ -1,4 +1,5 @@
-"""SuperGLUE jsonl tasks: CB, RTE and AX-b (`{"premise"|"sentence1", ..., "label", "idx"}`)."""
+"""SuperGLUE jsonl tasks: CB, RTE, AX-b and AX-g (`{"premise"|"sentence1", ..., "label", "idx"}`;
+AX-g's rows also carry the `pair_id` that joins the two gendered versions of one sentence)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -39,5 +40,10 @@ def read_superglue(path: Path, dataset: str, split: str, on_bad_row: str = "erro
         pair_id = integer_id(row["idx"], "idx", number, bad) if "idx" in row else str(number - 1)
         if pair_id is None:
             continue
-        pairs.append(Pair(pair_id, *sentences, label))
+        meta = {}
+        if "pair_id" in row:  # AX-g: the same sentence with another pronoun shares it
+            meta["pair_id"] = integer_id(row["pair_id"], "pair_id", number, bad)
+            if meta["pair_id"] is None:
+                continue
+        pairs.append(Pair(pair_id, *sentences, label, meta=meta))
     return bad.split(dataset, split, pairs)
