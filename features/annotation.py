@@ -199,8 +199,9 @@ class SpacyLemmatizer:
 
 
 def _progress(total: int, desc: str, enabled: bool):
+    """A progress bar over `total` sentences; none when there is nothing to do (all cached)."""
     from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
-    return tqdm(total=total, desc=desc, unit="sent", disable=not enabled, leave=False)
+    return tqdm(total=total, desc=desc, unit="sent", disable=not enabled or total == 0, leave=False)
 
 
 Entry = tuple[Tokens, ...]  # equal-length string tuples: (tokens, tags[, lemmas]), or (lemmas,)
@@ -394,6 +395,8 @@ def _as_annotation(entry: Entry) -> Annotation | None:
 
 
 def _tag_stream(tagger: Tagger, sentences: list[str], jobs: int, progress: bool) -> Iterator[list]:
+    if not sentences:
+        return
     chunked = getattr(tagger, "tag_chunks", None)
     if chunked is not None:
         yield from chunked(sentences, jobs=jobs, progress=progress)

@@ -12,7 +12,12 @@ import warnings
 from pathlib import Path
 
 WORDNET_30_SYNSETS = 117_659
-SETUP_COMMAND = "python experiments/download.py wordnet"
+
+
+def setup_command() -> str:
+    from .commands import command
+    return f"{command('download')} wordnet"
+
 RESOURCE = "corpora/wordnet"
 
 _readers: dict[str, object] = {}
@@ -29,10 +34,10 @@ class WordNetMissingError(LookupError):
                   or "  (no directories: NLTK_DATA and nltk.data.path are empty)")
         if problem:
             head = f"WordNet 3.0 could not be loaded: {problem}\nNLTK's data directories, in search order:\n{looked}"
-            fix = f"Reinstall it:  {SETUP_COMMAND} --force"
+            fix = f"Reinstall it:  {setup_command()} --force"
         else:
             head = f"WordNet 3.0 is missing: NLTK looked for {RESOURCE} in:\n{looked}"
-            fix = f"Get it:  {SETUP_COMMAND}"
+            fix = f"Get it:  {setup_command()}"
         super().__init__(
             f"{head}\n{fix}\n  (it installs into the first directory of $NLTK_DATA if set, else NLTK's default, "
             f"usually ~/nltk_data; `--nltk-data DIR` picks another, then export NLTK_DATA=DIR)")

@@ -10,7 +10,7 @@ import pytest
 
 from experiments.engine.errors import UsageError
 from experiments.engine.parallel import resolve_jobs
-from tests.conftest import run_shell
+from tests.conftest import run_python, run_shell
 
 FAST = ["--dataset", "demo", "--features", "unlexicalized", "--C", "1"]
 
@@ -146,3 +146,24 @@ def test_a_closed_pipe_ends_quietly_with_the_record_written(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "BrokenPipe" not in done.stderr and "Traceback" not in done.stderr
     assert json.loads(out.read_text())["metrics"]["dev"]["accuracy"] > 0.5
+
+
+HELP_IMPORTS = """
+import contextlib, io, sys
+from {module} import main
+with contextlib.redirect_stdout(io.StringIO()) as out:
+    try:
+        main(["--help"])
+    except SystemExit:
+        pass
+heavy = sorted(m for m in ("sklearn", "scipy", "spacy", "pandas", "nltk", "joblib") if m in sys.modules)
+print(heavy, len(out.getvalue()) > 500)
+"""
+
+
+@pytest.mark.parametrize("module", ["experiments.run", "learning_curves.run", "experiments.predict",
+                                    "experiments.compare", "experiments.diagnose", "experiments.datasets"])
+def test_help_imports_nothing_heavy(module):
+    # A fresh interpreter is the point: what --help pulls in (the numeric libraries only when a command runs).
+    done = run_python("-c", HELP_IMPORTS.format(module=module))
+    assert done.returncode == 0 and done.stdout.strip() == "[] True", done.stdout + done.stderr

@@ -118,3 +118,22 @@ def test_refuses_to_overwrite(cli, tmp_path):
     out.write_text("{}")
     done = cli("run", "--dataset", "demo", "--quiet", "--out", out)
     assert done.returncode == 2 and "--overwrite" in done.stderr
+
+
+def test_missing_corpus_message_fits_where_the_user_stands(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # outside the checkout: the installed command, absolute paths
+    done = cli("run", "--dataset", "sick", "--data-dir", "data")
+    assert done.returncode == 2
+    assert f"  {tmp_path / 'data' / 'sick' / 'SICK.txt'}" in done.stderr
+    assert f"nli-download sick --data-dir {tmp_path / 'data'}" in done.stderr
+    assert "python experiments/download.py" not in done.stderr
+
+
+def test_nothing_to_tag_draws_no_progress_bar(cli, tmp_path):
+    train = tmp_path / "train.tsv"
+    train.write_text("premise\thypothesis\tlabel\n" + "".join(f"A man number {i} sleeps .\tA person sleeps .\t"
+                                                              f"{'yes' if i % 2 else 'no'}\n" for i in range(12)))
+    args = ["--train-file", train, "--features", "unlexicalized", "--C", "1"]
+    cli("run", *args)
+    again = cli("run", *args)  # everything is in the cache now
+    assert again.returncode == 0 and "tagging:" not in again.stderr and "0sent" not in again.stderr

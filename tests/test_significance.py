@@ -63,7 +63,7 @@ def test_compare_cli_on_two_runs(cli, tmp_path):
     assert table.returncode == 0, table.stderr
     rows = json.loads((tmp_path / "table.json").read_text())["rows"]
     assert "delta" not in rows[0] and all({"delta", "mcnemar_p", "vs"} <= set(r) for r in rows[1:])
-    assert rows[1]["vs"] == "unlexicalized" and "vs full set" in table.stdout
+    assert rows[1]["vs"] == "unlexicalized" and "vs reference" in table.stdout
     ambiguous = cli("compare", tmp_path / "table.json", tmp_path / "full.json")
     assert ambiguous.returncode == 2 and "pick one with --row-a" in ambiguous.stderr
     picked = cli("compare", tmp_path / "table.json", tmp_path / "table.json", "--row-a", "unlexicalized",

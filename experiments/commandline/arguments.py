@@ -52,6 +52,8 @@ def _metavar(option) -> str | None:
 
 def _help(option) -> str:
     text = option.help
+    if option.list_choices:
+        text += f": {', '.join(map(str, option.choices))}"
     if option.action == "toggle":
         return f"{text} (default: {'on' if option.default else 'off'})"
     if option.action in ("flag",) or option.default in (None, (), {}, ""):

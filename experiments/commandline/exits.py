@@ -5,19 +5,21 @@ import contextlib
 import os
 import sys
 
-from features.custom import CustomFeatureError
-from features.wordnet_data import WordNetMissingError
-from models.common import TrainingDataError
-
-from ..corpora import CorpusNotFoundError, DataFormatError
-from ..engine.errors import UsageError
-from ..outputs.model_files import ModelFileError
-from ..outputs.records import RecordError
-from ..outputs.submissions import SubmissionError
-
 EXIT_USAGE = 2  # bad arguments, missing corpus, malformed input, unusable training data
-USER_ERRORS = (CorpusNotFoundError, DataFormatError, UsageError, TrainingDataError, ModelFileError, SubmissionError,
-               WordNetMissingError, RecordError, CustomFeatureError)
+# The errors a user can fix, by module and name: a module not imported yet has raised none of them,
+# so none is imported just to be caught (the scripts' --help starts fast).
+USER_ERRORS = (
+    ("experiments.corpora.registry", "CorpusNotFoundError"), ("experiments.corpora.readers.common", "DataFormatError"),
+    ("experiments.engine.errors", "UsageError"), ("models.common", "TrainingDataError"),
+    ("experiments.outputs.model_files", "ModelFileError"), ("experiments.outputs.submissions", "SubmissionError"),
+    ("features.wordnet_data", "WordNetMissingError"), ("experiments.outputs.records", "RecordError"),
+    ("features.custom", "CustomFeatureError"), ("experiments.outputs.formats", "PredictionFileError"),
+)
+
+
+def is_user_error(exc: BaseException) -> bool:
+    return any(module in sys.modules and isinstance(exc, getattr(sys.modules[module], name))
+               for module, name in USER_ERRORS)
 
 
 @contextlib.contextmanager
@@ -25,7 +27,9 @@ def user_errors():
     """Turn the errors a user can fix into `error: message` on stderr and exit status 2."""
     try:
         yield
-    except USER_ERRORS as exc:
+    except Exception as exc:
+        if not is_user_error(exc):
+            raise
         print(f"error: {exc}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
 

@@ -32,9 +32,10 @@ class CorpusNotFoundError(FileNotFoundError):
     def __init__(self, corpus: str, split: str | None, searched: list[Path], data_dir: Path,
                  download: str | None):
         self.corpus, self.split, self.searched = corpus, split, searched
+        from features.commands import command
         what = f"corpus {corpus!r}" + (f" (split {split!r})" if split else "")
-        looked = "\n".join(f"  {p}" for p in searched)
-        fetch = (f"  1. download it:  python experiments/download.py {download} --data-dir {data_dir}"
+        looked = "\n".join(f"  {p.absolute()}" for p in searched)
+        fetch = (f"  1. download it:  {command('download')} {download} --data-dir {Path(data_dir).absolute()}"
                  if download else "  1. download it from its official site into the data directory")
         super().__init__(
             f"{what} not found. Looked for:\n{looked}\nWays out:\n{fetch}\n"

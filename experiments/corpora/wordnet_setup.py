@@ -23,7 +23,7 @@ from typing import Callable, Iterator
 
 from features.wordnet_data import (
     RESOURCE,
-    SETUP_COMMAND,
+    setup_command,
     WORDNET_30_SYNSETS,
     WordNetMissingError,
     load_wordnet,
@@ -159,11 +159,11 @@ def install_wordnet(nltk_data: Path | str | None = None, *, source: str = "auto"
 
 _LABELS = {"nltk": "NLTK's downloader", "system": "the system copy"}
 _WAYS_OUT = ("\nWays out:\n"
-             f"  1. with internet access, run `{SETUP_COMMAND}` again (NLTK's downloader), or point NLTK's "
+             f"  1. with internet access, run `{setup_command()}` again (NLTK's downloader), or point NLTK's "
              "downloader at a reachable index with --index-url URL\n"
              "  2. Debian/Ubuntu (needs only the package mirror): apt-get install wordnet-base "
-             f"wordnet-sense-index, then `{SETUP_COMMAND}`\n"
-             f"  3. a WordNet 3.0 database folder elsewhere: `{SETUP_COMMAND} --source system --system-dir DIR`")
+             f"wordnet-sense-index, then `{setup_command()}`\n"
+             f"  3. a WordNet 3.0 database folder elsewhere: `{setup_command()} --source system --system-dir DIR`")
 
 
 def _from_nltk(staging: Path, index_url: str | None, log: Callable[[str], None]) -> str:
@@ -213,7 +213,7 @@ def _from_system(staging: Path, system_dir: Path, notes: list[str], log: Callabl
                    "lists them); the copy had none.")
         notes.append(f"{system_dir} has no lexnames: wrote WordNet 3.0's list")
     (dest / "README").write_text(
-        f"WordNet 3.0 database files copied from {system_dir} by `{SETUP_COMMAND}`.\n{written}\n"
+        f"WordNet 3.0 database files copied from {system_dir} by `{setup_command()}`.\n{written}\n"
         "The WordNet 3.0 license is in the header of the data and index files.\n", encoding="ascii")
     return f"the system copy at {system_dir}"
 

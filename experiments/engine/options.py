@@ -216,6 +216,7 @@ class RunOption:
     action: str = "store"
     flag: str | None = None
     metavar: str | None = None
+    list_choices: bool = False  # --help lists the choices (where reading them is light)
 
     @property
     def cli_flag(self) -> str:
@@ -270,8 +271,8 @@ def _build() -> dict[str, RunOption]:
     outputs, execution = "outputs", "execution"
     entries = [
         # data
-        RunOption("dataset", "snli", choice(_corpus_names), "corpus name, or custom (given --train-file)",
-                  data, RUN_CURVE, metavar="NAME"),
+        RunOption("dataset", "snli", choice(_corpus_names), "corpus name (custom: given --train-file)",
+                  data, RUN_CURVE, metavar="NAME", list_choices=True),
         RunOption("data_dir", None, path, "where corpora live (default: $NLI_DATA_DIR, else ./data)", data,
                   RUN_CURVE, affects_results=False, metavar="DIR"),
         RunOption("on_bad_row", "error", choice(ON_BAD_ROW_CHOICES),

@@ -100,7 +100,8 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
         for paper in PAPER_TABLE:
             spec = MODELS[paper.model]
             if paper.wordnet and not wordnet_available():
-                notes.append(f"row {paper.name} left out: it needs WordNet 3.0 (python experiments/download.py wordnet)")
+                from features.wordnet_data import setup_command
+                notes.append(f"row {paper.name} left out: it needs WordNet 3.0 ({setup_command()})")
                 continue
             binary = binary_corpus or spec.two_class_only or bool(paper.two_class)
             row = Row(paper.name, spec, resolve_types(paper.features) if spec.uses_features else (), binary,

@@ -238,6 +238,8 @@ def score_diagnostic(task: SubmissionTask, path: Path, data_dir=None) -> tuple[d
     """The scores of a written diagnostic file against its labeled copy, when that is present:
     R3 and the breakdown for AX, the two-class MCC for AX-b, accuracy and gender parity for AX-g.
     Returns (result, one line to print), or None."""
+    from features.commands import command
+
     from .breakdown import breakdown, format_parity, gender_parity
     where = LABELED.get((task.benchmark, task.name))
     if where is None:
@@ -255,5 +257,5 @@ def score_diagnostic(task: SubmissionTask, path: Path, data_dir=None) -> tuple[d
         return result, format_parity(result)
     result = breakdown(pairs, predictions)
     return result, (f"{task.name}: {result['metric']} {result['overall']:+.3f} on {result['examples']} diagnostic "
-                    f"examples (accuracy {100 * result['accuracy']:.1f}%; python experiments/diagnose.py for the "
+                    f"examples (accuracy {100 * result['accuracy']:.1f}%; {command('diagnose')} for the "
                     "breakdown by phenomenon)")
