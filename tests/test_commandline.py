@@ -10,7 +10,7 @@ import pytest
 
 from experiments.engine.errors import UsageError
 from experiments.engine.parallel import resolve_jobs
-from tests.conftest import run_python, run_shell
+from tests.conftest import REPO, run_python, run_shell
 
 FAST = ["--dataset", "demo", "--features", "unlexicalized", "--C", "1"]
 
@@ -167,3 +167,22 @@ def test_help_imports_nothing_heavy(module):
     # A fresh interpreter is the point: what --help pulls in (the numeric libraries only when a command runs).
     done = run_python("-c", HELP_IMPORTS.format(module=module))
     assert done.returncode == 0 and done.stdout.strip() == "[] True", done.stdout + done.stderr
+
+
+def test_a_missing_tagger_is_one_line_with_advice_for_how_the_suite_was_installed(cli, tmp_path, monkeypatch):
+    import importlib.util
+
+    import features.annotation as annotation
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in annotation.MODEL_PACKAGES else real(name, *a))
+    monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))  # nothing cached: the tagger is needed
+    train = tmp_path / "train.tsv"
+    train.write_text("premise\thypothesis\tlabel\nA b .\tA .\tyes\nC d .\tC .\tno\n")
+    monkeypatch.chdir(tmp_path)  # not a checkout: the package index's name
+    done = cli("run", "--train-file", train)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "python -m pip install 'nli-baselines[tagger]'" in done.stderr
+    from features.commands import install_command
+    monkeypatch.chdir(REPO)  # in the checkout: the editable install of README's quick start
+    assert install_command("tagger") == "python -m pip install -e '.[tagger]'"

@@ -18,6 +18,11 @@ def test_the_lab_notebook_runs(tmp_path):
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
     assert "lexicalized" in text and "McNemar's exact test" in text and "pairs wrong" in text
+    # The own-feature cell shows a real effect, on SICK and on demo alike.
+    assert "(significant at the 5% level)" in text
+    # The notebook says what the command line says: here, which rows need WordNet.
+    from features.wordnet_data import wordnet_available
+    assert ("left out: it needs WordNet" in text) != wordnet_available()
     # The lab uses the public API only: no engine internals, no private keys.
     source = "".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
     assert "experiments.engine" not in source and "experiments.outputs" not in source and '["_' not in source

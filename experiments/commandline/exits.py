@@ -14,6 +14,7 @@ USER_ERRORS = (
     ("experiments.outputs.model_files", "ModelFileError"), ("experiments.outputs.submissions", "SubmissionError"),
     ("features.wordnet_data", "WordNetMissingError"), ("experiments.outputs.records", "RecordError"),
     ("features.custom", "CustomFeatureError"), ("experiments.outputs.formats", "PredictionFileError"),
+    ("features.commands", "MissingDependencyError"),
 )
 
 

@@ -30,7 +30,8 @@ def grid_backend(backend: str = "local", scheduler: str | None = None):
     try:
         from dask.distributed import Client
     except ImportError:
-        raise UsageError("the dask backend needs Dask: pip install -e '.[dask]'") from None
+        from features.commands import install_command
+        raise UsageError(f"the dask backend needs Dask: {install_command('dask')}") from None
     try:
         client = Client(scheduler, timeout=30)
     except OSError as exc:
