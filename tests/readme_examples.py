@@ -1,0 +1,146 @@
+"""README's example outputs, produced by the code: each is a command run in process, its output
+written between markers, so that README cannot go stale.
+
+    python -m tests.readme_examples --write     # regenerate every example (NLI_DATA_DIR for SICK ones)
+    python -m tests.readme_examples --check     # what tests/test_readme.py checks
+
+In README an example is
+
+    <!-- example: run --dataset sick --top-features 3 | grep top features for -->
+    ```text
+    $ python experiments/run.py --dataset sick --top-features 3
+    ...
+      top features for contradiction: ...
+    ```
+    <!-- /example -->
+
+The command is a script (run, curve, compare, ...) and its arguments; `| grep TEXT` keeps the
+lines holding TEXT. Timings vary from run to run: a table's `seconds` column is compared as a
+placeholder.
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib
+import io
+import os
+import re
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+SCRIPTS = {"run": ("experiments.run", "experiments/run.py"), "curve": ("learning_curves.run", "learning_curves/run.py"),
+           "compare": ("experiments.compare", "experiments/compare.py")}
+BLOCK = re.compile(r"<!-- example: (?P<spec>.+?) -->\n```text\n(?P<body>.*?)```\n<!-- /example -->", re.S)
+CORPORA_NEEDED = ("--dataset sick", "--dataset rte", "--dataset snli", "--dataset cb")
+
+
+@dataclass
+class Example:
+    spec: str
+    body: str
+    start: int
+    end: int
+
+    @property
+    def script(self) -> str:
+        return shlex.split(self.command)[0]
+
+    @property
+    def command(self) -> str:
+        return self.spec.split(" | grep ")[0].strip()
+
+    @property
+    def grep(self) -> str | None:
+        parts = self.spec.split(" | grep ", 1)
+        return parts[1].strip() if len(parts) == 2 else None
+
+    @property
+    def needs_corpora(self) -> bool:
+        return any(flag in self.command for flag in CORPORA_NEEDED)
+
+
+def examples(text: str) -> list[Example]:
+    return [Example(m["spec"], m["body"], m.start("body"), m.end("body")) for m in BLOCK.finditer(text)]
+
+
+def produce(example: Example) -> str:
+    """The example's block as the code writes it now: the command typed, then what it printed."""
+    module, path = SCRIPTS[example.script]
+    args = shlex.split(example.command)[1:]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = importlib.import_module(module).main(args)
+    if code:
+        raise RuntimeError(f"{example.command} exited with {code}")
+    lines = out.getvalue().splitlines()
+    if example.grep:
+        lines = ["..."] + [line for line in lines if example.grep in line]
+    return "\n".join([f"$ python {path} {' '.join(args)}", *lines]) + "\n"
+
+
+def normalized(body: str) -> str:
+    """The block with what varies between runs masked: the `seconds` column of a table."""
+    out, span = [], None
+    for line in body.splitlines():
+        header = re.search(r"(?<=  )seconds(?=  |$)", line)
+        if header and line.lstrip().startswith("row"):
+            span = (header.start(), header.end())
+        elif span and line.strip() and not line.startswith("  ") and len(line) >= span[1]:
+            line = line[:span[0]] + "#" * (span[1] - span[0]) + line[span[1]:]
+        elif not line.strip():
+            span = None
+        out.append(line)
+    return "\n".join(out)
+
+
+def check(text: str | None = None, *, with_corpora: bool) -> list[str]:
+    """The examples whose README block differs from what the code prints (a diff-ready message each)."""
+    text = README.read_text(encoding="utf-8") if text is None else text
+    problems = []
+    for example in examples(text):
+        if example.needs_corpora and not with_corpora:
+            continue
+        fresh = produce(example)
+        if normalized(fresh) != normalized(example.body):
+            problems.append(f"README's example `{example.spec}` is stale; python -m tests.readme_examples --write "
+                            f"rewrites it. README has:\n{example.body}\nthe code prints:\n{fresh}")
+    return problems
+
+
+def write(with_corpora: bool) -> int:
+    text = README.read_text(encoding="utf-8")
+    changed = 0
+    for example in reversed(examples(text)):
+        if example.needs_corpora and not with_corpora:
+            print(f"skipped (needs NLI_DATA_DIR): {example.spec}", file=sys.stderr)
+            continue
+        fresh = produce(example)
+        if fresh != example.body:
+            text = text[:example.start] + fresh + text[example.end:]
+            changed += 1
+    README.write_text(text, encoding="utf-8")
+    return changed
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--write", action="store_true", help="regenerate README's examples")
+    parser.add_argument("--check", action="store_true", help="report stale examples (exit 1)")
+    args = parser.parse_args(argv)
+    with_corpora = bool(os.environ.get("NLI_DATA_DIR"))
+    if args.write:
+        print(f"{write(with_corpora)} example(s) rewritten")
+        return 0
+    problems = check(with_corpora=with_corpora)
+    for problem in problems:
+        print(problem)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
