@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 import zipfile
+from pathlib import Path
 
 import pytest
 from sklearn.metrics import matthews_corrcoef
@@ -289,3 +290,19 @@ def test_with_ax_reads_a_custom_tasks_labels_before_training(cli, tmp_path):
                                                               for i in range(10)))
     done = cli("run", "--train-file", train, "--glue-out", tmp_path / "glue", "--with-ax", "--quiet")
     assert done.returncode == 2 and "custom's labels are no, yes" in done.stderr
+
+
+def test_table_out_writes_any_corpus_test_split(cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    rows = "".join(f"A man number {i} sleeps .\tA {'man' if i % 2 else 'dog'} sleeps .\t{'yes' if i % 2 else 'no'}"
+                   f"\tq{i}\n" for i in range(40))
+    header = "premise\thypothesis\tlabel\tid\n"
+    Path("train.tsv").write_text(header + rows)
+    Path("test.tsv").write_text("premise\thypothesis\tid\n" + "".join(
+        "\t".join(line.split("\t")[:2] + [line.split("\t")[3]]) + "\n" for line in rows.splitlines()[:7]))
+    done = cli("run", "--train-file", "train.tsv", "--dev-file", "train.tsv", "--test-file", "test.tsv",
+               "--features", "unlexicalized", "--C", "1", "--table-out", "out", "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = Path("out/custom-test.tsv").read_text().splitlines()
+    assert lines[0] == "id\tpredicted" and [line.split("\t")[0] for line in lines[1:]] == [f"q{i}" for i in range(7)]
+    assert {line.split("\t")[1] for line in lines[1:]} <= {"yes", "no"}
