@@ -91,11 +91,7 @@ def _predict(args, given: dict, output) -> int:
     pairs = annotate(pairs, jobs=config.jobs, lemmas=predictor.needs_lemmas, progress=config.progress)
     predictions = [str(x) for x in predictor.predict(pairs)]
     proba = predictor.predict_proba(pairs) if proba_wanted else None
-    text, flattened = format_table(out, *prediction_rows(pairs, predictions, proba))
-    atomic_write(out, text)
-    if flattened:
-        print(f"note: {flattened} text cell(s) held tabs or line breaks, written as spaces in the TSV",
-              file=sys.stderr)
+    atomic_write(out, format_table(out, *prediction_rows(pairs, predictions, proba)))
     gold = [p.label for p in pairs]
     message = f"wrote {len(pairs)} predictions to {out}"
     if pairs and all(g is not None for g in gold):

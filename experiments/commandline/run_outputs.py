@@ -62,6 +62,8 @@ class RunOutputs:
         if self.glue_zip and not self.prediction_dirs:
             raise UsageError("--glue-zip bundles the prediction files of --glue-out or --superglue-out; give one")
         self._plan(overwrite=True).check()  # the paths' shapes first: a directory for a file, a file under a file
+        inputs = input_files(config, self.prediction_dirs) + [m for m in self.modules if m.endswith(".py")]
+        self._plan(overwrite=self.overwrite).check(inputs)  # then inputs, each other, existing files
         if self.with_ax:
             self._check_ax(config)
         plan = self._plan(overwrite=self.overwrite, directories=False)
@@ -71,7 +73,7 @@ class RunOutputs:
             plan.directory(self.plots, "--plots", plot_names([r.name for r in plan_rows(config, config.corpus())]))
         for name, directory in self.prediction_dirs.items():
             plan.directory(directory, f"--{FORMATS[name].option.replace('_', '-')}", self._prediction_files(config, name))
-        plan.check(input_files(config, self.prediction_dirs) + [m for m in self.modules if m.endswith(".py")])
+        plan.check(inputs)
         return config
 
     def _plan(self, overwrite: bool, directories: bool = True) -> OutputPlan:
@@ -151,11 +153,9 @@ class RunOutputs:
         if self.errors:
             from experiments.outputs.report import error_rows
             from experiments.outputs.tabular import format_table
-            text, flattened = format_table(self.errors, *error_rows(result.examples(), wrong_only=self.errors_only))
-            atomic_write(self.errors, text)
-            notes.append(f"errors file written to {self.errors}"
-                         + (f" ({flattened} text cell(s) with tabs or line breaks written as spaces)" if flattened
-                            else ""))
+            atomic_write(self.errors, format_table(self.errors, *error_rows(result.examples(),
+                                                                            wrong_only=self.errors_only)))
+            notes.append(f"errors file written to {self.errors}")
         if self.plots:
             notes += [f"plot written to {path}" for path in result.plots(self.plots)]
         predictor = next(iter(result.models.values()))

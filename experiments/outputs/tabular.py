@@ -1,44 +1,44 @@
 """Rows of pairs and predictions as TSV, CSV or JSON lines, chosen by the file's suffix.
 
-TSV is written unquoted, as the suite's readers (and GLUE's files) read it: a tab or a line break
-inside a text would break the row, so it becomes a space and the writer reports how many cells
-changed. CSV is quoted where needed; JSON lines keep every value as it is.
+Text goes back exactly as it came: a TSV or CSV cell holding a tab (or comma), a line break of
+either kind, or a double quote is quoted, its quotes doubled, as the csv module and pandas read
+it (and so do the suite's readers: `experiments.corpora.readers.custom`). Other cells are written
+as they are, so the usual file is plain TSV. JSON lines keep every value as it is.
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
+import math
 from pathlib import Path
 
 SUFFIXES = (".tsv", ".csv", ".jsonl")
-_BREAKS = str.maketrans({"\t": " ", "\n": " ", "\r": " "})
+_SEPARATORS = {".tsv": "\t", ".csv": ","}
 
 
-def format_table(path: Path | str, header: list[str], rows) -> tuple[str, int]:
-    """(file text, number of TSV cells whose tabs or line breaks became spaces)."""
+def format_table(path: Path | str, header: list[str], rows) -> str:
+    """The file's text: a header, then a line per row (JSON lines: an object per row)."""
     suffix = Path(path).suffix.lower()
     if suffix not in SUFFIXES:
         raise ValueError(f"{path}: the file name must end in .tsv, .csv or .jsonl")
     if suffix == ".jsonl":
-        return "".join(json.dumps(dict(zip(header, row)), ensure_ascii=False) + "\n" for row in rows), 0
-    if suffix == ".csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows([_cell(v) for v in row] for row in rows)
-        return buffer.getvalue(), 0
-    changed = 0
-    lines = ["\t".join(header)]
-    for row in rows:
-        cells = []
-        for value in row:
-            text = _cell(value)
-            flat = text.translate(_BREAKS)
-            changed += flat != text
-            cells.append(flat)
-        lines.append("\t".join(cells))
-    return "\n".join(lines) + "\n", changed
+        return "".join(json.dumps(dict(zip(header, map(_json_value, row))), ensure_ascii=False, allow_nan=False)
+                       + "\n" for row in rows)
+    separator = _SEPARATORS[suffix]
+    lines = [separator.join(_quoted(name, separator) for name in header)]
+    lines += [separator.join(_quoted(_cell(value), separator) for value in row) for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str, separator: str) -> str:
+    if separator in text or "\n" in text or "\r" in text or '"' in text:
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _json_value(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # JSON has no NaN or infinity
+    return value
 
 
 def _cell(value) -> str:

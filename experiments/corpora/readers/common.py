@@ -91,13 +91,15 @@ class BadRows:
         self.skipped[reason] += 1
 
 
-def decoded_lines(path: Path) -> Iterator[tuple[int, str, str | None]]:
+def decoded_lines(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[int, str, str | None]]:
     """Yield (1-based line number, text, problem) for every physical line, blank ones included.
 
     problem is None, or why the line is not UTF-8; its text then has U+FFFD for the bad bytes, so that
     a reader can still see its structure (e.g. which SICK split a row belongs to).
     CRLF, CR alone (old Mac files: no LF in the first 8 MiB), a byte-order mark and a missing final
-    newline are fine.
+    newline are fine: a line's final CR is dropped, unless `keep_cr` (for the csv module, which
+    tells a line's end from a line break inside a quoted cell); "lf-files": kept in a file whose
+    first line ends in LF alone (as the suite writes them), dropped in a CRLF file.
     """
     number = 0
     with open(path, "rb") as handle:
@@ -106,37 +108,41 @@ def decoded_lines(path: Path) -> Iterator[tuple[int, str, str | None]]:
         # only a block that fails to decode is decoded line by line.
         carry = b""
         cr_only = None  # old Mac line endings (a bare CR ends each line): decided by the first block
+        crlf = not keep_cr
         while block := handle.read(_BLOCK_BYTES):
             if cr_only is None:
                 cr_only = b"\n" not in block and b"\r" in block
+                if keep_cr == "lf-files":
+                    first_end = block.find(b"\n")
+                    crlf = first_end > 0 and block[first_end - 1:first_end] == b"\r"
             if cr_only:
                 block = block.replace(b"\r", b"\n")
             block = carry + block if carry else block
             end = block.rfind(b"\n") + 1
             carry = block[end:]
             if end:
-                texts, problems = _decoded_block(block[:end], first=number == 0)
+                texts, problems = _decoded_block(block[:end], first=number == 0, crlf=crlf)
                 for text, problem in zip(texts, problems) if problems else zip(texts, repeat(None)):
                     number += 1
                     yield number, text, problem
     if carry or number == 0:  # a last line without its newline, or the one empty line of an empty file
-        texts, problems = _decoded_block(carry + b"\n", first=number == 0)
+        texts, problems = _decoded_block(carry + b"\n", first=number == 0, crlf=crlf)
         yield number + 1, texts[0], problems[0] if problems else None
 
 
-def _decoded_block(block: bytes, first: bool) -> tuple[list[str], list[str | None] | None]:
+def _decoded_block(block: bytes, first: bool, crlf: bool) -> tuple[list[str], list[str | None] | None]:
     """(texts, problems) of the lines of `block`, which ends with a newline; problems is None when
-    every line decodes. `first`: the block starts the file."""
+    every line decodes. `first`: the block starts the file; `crlf`: drop a line's final CR."""
     problems = None
     try:
         texts = block.decode("utf-8").split("\n")
         texts.pop()  # the empty text after the block's final newline
-        if b"\r\n" in block:
+        if crlf and b"\r\n" in block:
             texts = [text[:-1] if text.endswith("\r") else text for text in texts]
     except UnicodeDecodeError:
         texts, problems = [], []
         for raw in block.split(b"\n")[:-1]:
-            if raw.endswith(b"\r"):
+            if crlf and raw.endswith(b"\r"):
                 raw = raw[:-1]
             problem = None
             try:

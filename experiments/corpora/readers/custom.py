@@ -124,10 +124,8 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
     bad = BadRows(path, on_bad_row)
     if suffix == ".jsonl":
         rows = iter_jsonl(path, bad)
-    elif suffix == ".tsv":
-        rows = iter_tsv(path, bad, (premise, hypothesis))
     else:
-        rows = _iter_csv(path, bad, (premise, hypothesis))
+        rows = _iter_csv(path, bad, (premise, hypothesis), delimiter="\t" if suffix == ".tsv" else ",")
     pairs = []
     for number, row in rows:
         (has_p, p_value), (has_h, h_value) = _field(row, premise), _field(row, hypothesis)
@@ -157,12 +155,18 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
     return bad.split(dataset, split, pairs)
 
 
-def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...]) -> Iterator[tuple[int, dict[str, str]]]:
-    """Yield (line, row dict) of a header-first, quoted CSV file; line is the physical line where the
-    record starts, blank lines included."""
-    lines = list(decoded_lines(path))
+def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...], delimiter: str = ",") -> Iterator[tuple[int, dict[str, str]]]:
+    """Yield (line, row dict) of a header-first, quoted CSV (or TSV) file; line is the physical line
+    where the record starts, blank lines included.
+
+    A TSV cell is quoted when it holds a tab, a line break or a quote (as the suite, the csv module
+    and pandas write them); a line whose quotes do not make well-formed quoted cells (an unquoted
+    file with a quote in a sentence: `"Hi," she said.`) is read as it stands, split on tabs."""
+    # In an LF file lines keep their CR: a CR LF inside a quoted cell is text (the csv module keeps
+    # it), as in the files the suite writes; a CRLF file's line breaks are CR LF everywhere.
+    lines = list(decoded_lines(path, keep_cr="lf-files"))
     with _csv_field_limit(sum(len(text) for _, text, _ in lines) + 1):
-        records = list(_csv_records(lines))  # eagerly, so the lifted limit does not outlive this call
+        records = list(_csv_records(lines, delimiter))  # eagerly, so the lifted limit does not outlive this call
     if not records:
         raise DataFormatError(path, None, "empty file (no header line)")
     header = records[0]
@@ -178,7 +182,8 @@ def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...]) -> Iterator[t
             bad.bad(record.first, record.problem, record.category)
         elif len(record.cells) != len(header.cells):
             spans = f" (the record spans lines {record.first}-{record.last})" if record.last > record.first else ""
-            bad.bad(record.first, f"expected {len(header.cells)} comma-separated columns, found {len(record.cells)}"
+            kind = "tab" if delimiter == "\t" else "comma"
+            bad.bad(record.first, f"expected {len(header.cells)} {kind}-separated columns, found {len(record.cells)}"
                                   f"{spans}", "wrong column count")
         else:
             yield record.first, dict(zip(header.cells, record.cells))
@@ -192,19 +197,22 @@ class _Record(NamedTuple):
     category: str | None = None
 
 
-def _csv_records(lines: list[tuple[int, str, str | None]]) -> Iterator[_Record]:
-    """The CSV records of `lines` (from `decoded_lines`), blank lines left out.
+def _csv_records(lines: list[tuple[int, str, str | None]], delimiter: str = ",") -> Iterator[_Record]:
+    """The CSV (or TSV) records of `lines` (from `decoded_lines`), blank lines left out.
 
     A quoted field may hold line breaks, so one stray quote can swallow every following row into one
     field. Two signs tell such a runaway quote from a legitimate multi-line field: the quote is still
     open at the end of the file, or it closes in the middle of a field (a well-formed closing quote is
-    followed by a comma or the end of a line). Either makes the record's first line (where the quote
-    opened) a bad row, and reading starts again on the next line, so the swallowed rows are kept.
+    followed by a comma or the end of a line). In a CSV file either makes the record's first line
+    (where the quote opened) a bad row; in a TSV file, whose cells are often unquoted text, that
+    line is read as it stands (split on tabs). Reading then starts again on the next line, so the
+    swallowed rows are kept.
     """
+    tsv = delimiter == "\t"
     start = 0
     while start < len(lines):
         feed = _LineFeed(lines, start)
-        reader = csv.reader(feed)
+        reader = csv.reader(feed, delimiter=delimiter)
         while True:
             begin = feed.position
             try:
@@ -212,14 +220,17 @@ def _csv_records(lines: list[tuple[int, str, str | None]]) -> Iterator[_Record]:
             except StopIteration:
                 return
             except csv.Error as exc:
-                yield _Record(lines[begin][0], lines[begin][0], None, f"malformed CSV ({exc})", "malformed CSV")
+                if tsv:
+                    yield _literal(lines, begin)
+                else:
+                    yield _Record(lines[begin][0], lines[begin][0], None, f"malformed CSV ({exc})", "malformed CSV")
                 start = begin + 1
                 break
             end = feed.position - 1
             first, last = lines[begin][0], lines[end][0]
-            runaway = _runaway_quote(lines, begin, end, feed.exhausted)
+            runaway = _runaway_quote(lines, begin, end, feed.exhausted, delimiter)
             if runaway:
-                yield _Record(first, last, None, runaway, UNTERMINATED_QUOTE)
+                yield _literal(lines, begin) if tsv else _Record(first, last, None, runaway, UNTERMINATED_QUOTE)
                 start = begin + 1
                 break
             if begin == end and is_blank(lines[begin][1]):
@@ -231,18 +242,27 @@ def _csv_records(lines: list[tuple[int, str, str | None]]) -> Iterator[_Record]:
                 yield _Record(first, last, cells)
 
 
-def _runaway_quote(lines: list[tuple[int, str, str | None]], begin: int, end: int, at_eof: bool) -> str | None:
+def _literal(lines: list[tuple[int, str, str | None]], index: int) -> _Record:
+    """One TSV line read as it stands: its quotes are text."""
+    number, text, problem = lines[index]
+    if problem:
+        return _Record(number, number, None, problem, UNDECODABLE)
+    return _Record(number, number, (text[:-1] if text.endswith("\r") else text).split("\t"))
+
+
+def _runaway_quote(lines: list[tuple[int, str, str | None]], begin: int, end: int, at_eof: bool,
+                   delimiter: str = ",") -> str | None:
     """Why the record on lines[begin:end + 1] looks like an unterminated quote, or None."""
     first, last = lines[begin][0], lines[end][0]
     if at_eof:
         count = last - first + 1
         return (f"unterminated quote: the quoted field opened on line {first} runs to the end of the file "
                 f"({count} line{'s' if count > 1 else ''})")
-    if end == begin:
-        return None  # a one-line record: the csv module's lenient reading is the intended one
+    if end == begin and (delimiter == "," or '"' not in lines[begin][1]):
+        return None  # a one-line CSV record: the csv module's lenient reading is the intended one
     text = "".join(line + "\n" for _, line, _ in lines[begin:end + 1])
     try:
-        list(csv.reader(io.StringIO(text), strict=True))
+        list(csv.reader(io.StringIO(text), strict=True, delimiter=delimiter))
     except csv.Error:
         return (f"unterminated quote? the quoted field opened on line {first} closes on line {last} in the middle "
                 "of a field")
