@@ -55,3 +55,20 @@ def atomic_write(path: Path | str, data: str | bytes) -> Path:
     with atomic_open(path, "wb" if isinstance(data, bytes) else "w") as handle:
         handle.write(data)
     return Path(path)
+
+
+@contextlib.contextmanager
+def atomic_files(directory: Path | str) -> Iterator[list]:
+    """Write several files into `directory` all or nothing: the block appends (target, temporary)
+    pairs, each temporary written beside its target (`temporary_name`); on success every temporary
+    replaces its target, on failure every temporary is removed and no target is touched."""
+    staged: list[tuple[Path, Path]] = []
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    try:
+        yield staged
+        for target, tmp in staged:
+            os.replace(tmp, target)
+    except BaseException:
+        for _, tmp in staged:
+            Path(tmp).unlink(missing_ok=True)
+        raise

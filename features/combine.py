@@ -10,9 +10,10 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .encoding import Encoder, check_pairs
+from .encoding import EncodedPairs, Encoder, check_pairs
 from .options import DEFAULTS, OPTIONS
-from .registry import build, custom_functions, register_feature, resolve, types_need_lemmas
+from .pair import PairTooLongError, describe_too_long, too_long
+from .registry import build, custom_functions, pairwise_types, register_feature, resolve, types_need_lemmas
 
 
 class PairFeaturizer(TransformerMixin, BaseEstimator):
@@ -81,10 +82,24 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         self.fit_transform(pairs, y)
         return self
 
+    @property
+    def pairwise_types(self) -> list[str]:
+        """The selected types that visit every premise token against every hypothesis token."""
+        return pairwise_types(self.feature_types)
+
+    def _check_lengths(self, pairs) -> None:
+        types = self.pairwise_types
+        if types and not isinstance(pairs, EncodedPairs):
+            long = too_long(pairs)
+            if long:
+                raise PairTooLongError(describe_too_long(pairs[long[0]], types)
+                                       + (f" ({len(long)} such pairs)" if len(long) > 1 else ""))
+
     def fit_transform(self, pairs, y=None):
         names = self.feature_types
         options = self.options()
         pairs = check_pairs(pairs)
+        self._check_lengths(pairs)
         self.timings_ = {}
         self.encoder_ = Encoder(lowercase=self.lowercase)
         self.types_ = {name: build(name, options) for name in names}
@@ -99,6 +114,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     def transform(self, pairs):
         check_is_fitted(self, "types_")
         pairs = check_pairs(pairs)
+        self._check_lengths(pairs)
         return _stack(self._blocks(pairs, fit=False), len(pairs))
 
     def _blocks(self, pairs, fit: bool) -> list:

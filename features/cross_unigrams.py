@@ -1,6 +1,8 @@
 """`cross_unigrams`: word pairs across premise and hypothesis that share a POS tag (SNLI paper feature 5)."""
 from __future__ import annotations
 
+from typing import ClassVar
+
 import numpy as np
 
 from .base import SparseIndicatorFeature
@@ -12,6 +14,8 @@ _LOW = (1 << WORD_BITS) - 1
 class CrossFeature(SparseIndicatorFeature):
     """What cross_unigrams and cross_bigrams share: parameters, and keys over the tag-matched
     premise x hypothesis cells (visited chunk by chunk to bound memory)."""
+
+    pairwise: ClassVar[bool] = True  # premise x hypothesis: sentences at most MAX_PAIRWISE_TOKENS long
 
     def __init__(self, *, lowercase: bool = True, tag_match: str = "exact", min_count: int = 1):
         self.lowercase = lowercase

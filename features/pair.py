@@ -2,7 +2,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
+
+# The pairwise feature types (cross_unigrams, cross_bigrams, wordnet) visit every premise token
+# against every hypothesis token: one legal row of 20,000 tokens took ~3 GiB. Real sentences are
+# far shorter (RTE's longest premises have a few hundred tokens).
+MAX_PAIRWISE_TOKENS = 1000
+
+
+class PairTooLongError(ValueError):
+    """A sentence longer than the pairwise feature types take; says which pair and what to do."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,3 +111,17 @@ def pairs_from(data, *, premise: str = "premise", hypothesis: str = "hypothesis"
                              f"{type(p).__name__} and {type(h).__name__}")
         pairs.append(Pair(str(pair_id), p, h, None if gold is None else str(gold)))
     return pairs
+
+
+def too_long(pairs: Sequence[Pair], limit: int = MAX_PAIRWISE_TOKENS) -> list[int]:
+    """Indices of the annotated pairs with a sentence of more than `limit` tokens."""
+    return [i for i, p in enumerate(pairs)
+            if len(p.premise_tokens or ()) > limit or len(p.hypothesis_tokens or ()) > limit]
+
+
+def describe_too_long(pair: Pair, types: Sequence[str], limit: int = MAX_PAIRWISE_TOKENS) -> str:
+    side, n = max((("premise", len(pair.premise_tokens or ())), ("hypothesis", len(pair.hypothesis_tokens or ()))),
+                  key=lambda item: item[1])
+    return (f"pair {pair.id!r}: its {side} has {n:,} tokens; the pairwise feature types ({', '.join(types)}) take "
+            f"at most {limit:,} per sentence: shorten it, skip such pairs (--on-bad-row skip), or leave those types "
+            f"out (--ablate {','.join(types)})")

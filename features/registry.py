@@ -89,6 +89,11 @@ def types_need_lemmas(names) -> bool:
     return any(getattr(FEATURE_TYPES[name], "needs_lemmas", False) for name in names)
 
 
+def pairwise_types(names) -> list[str]:
+    """The types among `names` that cross every premise token with every hypothesis token."""
+    return [name for name in names if getattr(FEATURE_TYPES.get(name), "pairwise", False)]
+
+
 def valid_names() -> list[str]:
     return sorted(GROUPS) + sorted(FEATURE_TYPES)
 

@@ -50,6 +50,7 @@ class WordNet(DenseFeature):
 
     name = "wordnet"
     needs_lemmas: ClassVar[bool] = True
+    pairwise: ClassVar[bool] = True  # premise x hypothesis content words
     columns = tuple(f"count_{r}" for r in RELATIONS) + tuple(f"share_{r}" for r in RELATIONS)
     integer_columns = tuple(f"count_{r}" for r in RELATIONS)
 

@@ -128,3 +128,41 @@ def test_every_run_option_reaches_the_curve(cli, tmp_path):
     resumed = cli("curve", "--dataset", "demo", "--sizes", "50,all", "--seeds", "1", "--features", "unlexicalized",
                   "--seed", "3", "--train-size", "300", "--C", "1", "--out", tmp_path / "c", "--quiet")
     assert resumed.returncode == 2 and "--two-class" in resumed.stderr  # other settings: refused, and said which
+
+
+@pytest.mark.parametrize("first, second, named", [
+    (["--label-map", "neutral=contradiction"], [], "--label-map"),
+    (["--bins", "3"], ["--bins", "5"], "--bins"),
+    (["--seed", "1"], [], "--seed"),
+])
+def test_a_resumed_curve_with_other_settings_stops_and_says_which(cli, tmp_path, first, second, named):
+    base = ["--dataset", "demo", "--sizes", "20", "--seeds", "1", "--features", "unlexicalized", "--C", "1",
+            "--out", tmp_path / "c", "--quiet"]
+    assert cli("curve", *base, *first).returncode == 0
+    done = cli("curve", *base, *second)
+    assert done.returncode == 2 and named in done.stderr and "other settings or data" in done.stderr
+
+
+def test_swapped_columns_are_other_settings(cli, tmp_path):
+    rows = "".join(f"A man number {i} sleeps .\tA {'man' if i % 3 else 'dog'} sleeps .\t"
+                   f"{'yes' if i % 3 else 'no'}\n" for i in range(60))
+    (tmp_path / "t.tsv").write_text("first\tsecond\tlabel\n" + rows)
+    base = ["--train-file", tmp_path / "t.tsv", "--dev-file", tmp_path / "t.tsv", "--sizes", "20", "--seeds", "1",
+            "--features", "unlexicalized", "--C", "1", "--out", tmp_path / "c", "--quiet"]
+    assert cli("curve", *base, "--premise-column", "first", "--hypothesis-column", "second").returncode == 0
+    done = cli("curve", *base, "--premise-column", "second", "--hypothesis-column", "first")
+    assert done.returncode == 2 and "--premise-column" in done.stderr and "--hypothesis-column" in done.stderr
+
+
+@pytest.mark.parametrize("name, content, message", [
+    ("run.json", b'{"suite_version": "0.3', "run.json: unreadable"),
+    ("curve.csv", b"config,size\n\xff\xfe broken\n", "curve.csv: not a curve file"),
+])
+def test_damaged_files_in_the_output_directory_end_in_one_line(cli, curve_dir, tmp_path, name, content, message):
+    out = tmp_path / "damaged"
+    out.mkdir()
+    for copied in ("curve.csv", "run.json"):
+        (out / copied).write_bytes((curve_dir / copied).read_bytes())
+    (out / name).write_bytes(content)
+    done = run_curve(cli, out)
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr

@@ -97,3 +97,39 @@ def test_compare_on_records_of_the_wrong_shape(cli, task, record, message):
     (task / "bad.json").write_text(record if isinstance(record, str) else json.dumps(record))
     done = cli("compare", "bad.json", "bad.json")
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_full_disk_ends_in_one_line_and_keeps_the_record(cli, task, monkeypatch):
+    import errno
+
+    import matplotlib.figure
+    real = matplotlib.figure.Figure.savefig
+    calls = []
+
+    def second_picture_fails(self, fname, *args, **kwargs):
+        calls.append(fname)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device", str(fname))
+        return real(self, fname, *args, **kwargs)
+    monkeypatch.setattr(matplotlib.figure.Figure, "savefig", second_picture_fails)
+    done = cli("run", "--train-file", "train.tsv", *FAST, "--plots", "plots", "--out", "r.json")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert "cannot write" in done.stderr and "No space left on device" in done.stderr
+    assert list((task / "plots").iterdir()) == []  # no half set of pictures, no temporaries
+    assert json.loads((task / "r.json").read_text())["notes"][-1].startswith("an output failed: OSError")
+
+
+def test_an_unwritable_errors_file_after_the_run_is_one_line(cli, task, monkeypatch):
+    import errno
+
+    import features.atomic
+    real = features.atomic.atomic_write
+
+    def refused(path, data):
+        if str(path).endswith("e.tsv"):
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real(path, data)
+    monkeypatch.setattr(features.atomic, "atomic_write", refused)
+    done = cli("run", "--train-file", "train.tsv", *FAST, "--errors", "e.tsv")
+    assert done.returncode == 2 and "cannot write" in done.stderr and "Read-only file system" in done.stderr
+    assert not (task / "e.tsv").exists()

@@ -68,3 +68,19 @@ def test_label_map_unseen_labels_and_two_class_models(cli, files):
 def test_a_custom_dataset_needs_a_training_file(cli, files):
     done = cli("run", "--dataset", "custom", "--dev-file", files / "dev.tsv")
     assert done.returncode == 2 and "no training split to learn from" in done.stderr and "--train-file" in done.stderr
+
+
+def test_a_sentence_too_long_for_the_pairwise_features(cli, tmp_path):
+    from features.pair import MAX_PAIRWISE_TOKENS
+    long = " ".join(["word"] * (MAX_PAIRWISE_TOKENS + 200))
+    rows = TRAIN + f"{long} .\tA word .\tyes\n"
+    (tmp_path / "train.tsv").write_text("premise\thypothesis\tlabel\n" + rows)
+    base = ["--train-file", tmp_path / "train.tsv", "--C", "1", "--quiet"]
+    done = cli("run", *base)
+    assert done.returncode == 2 and "train.tsv: pair '32': its premise has 1,201 tokens" in done.stderr
+    assert "--on-bad-row skip" in done.stderr and "--ablate cross_unigrams,cross_bigrams" in done.stderr
+    skipped = cli("run", *base, "--on-bad-row", "skip", "--out", tmp_path / "r.json")
+    assert skipped.returncode == 0, skipped.stderr
+    counts = json.loads((tmp_path / "r.json").read_text())["data"]["splits"]["train"]
+    assert counts["skipped"] == {"too many tokens for the pairwise features": 1} and counts["pairs"] == 30
+    assert cli("run", *base, "--features", "unlexicalized").returncode == 0  # no pairwise type: no limit

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 
@@ -14,13 +15,26 @@ USER_ERRORS = (
     ("experiments.outputs.model_files", "ModelFileError"), ("experiments.outputs.submissions", "SubmissionError"),
     ("features.wordnet_data", "WordNetMissingError"), ("experiments.outputs.records", "RecordError"),
     ("features.custom", "CustomFeatureError"), ("experiments.outputs.formats", "PredictionFileError"),
-    ("features.commands", "MissingDependencyError"),
+    ("features.commands", "MissingDependencyError"), ("features.pair", "PairTooLongError"),
 )
 
 
+# Writing an output failed for a reason the user can fix (space, permissions): one line, not a traceback.
+WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.EISDIR, errno.ENOTDIR}
+
+
 def is_user_error(exc: BaseException) -> bool:
+    if isinstance(exc, OSError) and exc.errno in WRITE_ERRNOS:
+        return True
     return any(module in sys.modules and isinstance(exc, getattr(sys.modules[module], name))
                for module, name in USER_ERRORS)
+
+
+def _message(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.errno in WRITE_ERRNOS:
+        where = exc.filename or ""
+        return f"cannot write {where}: {exc.strerror}" if where else f"cannot write: {exc.strerror}"
+    return str(exc)
 
 
 @contextlib.contextmanager
@@ -31,7 +45,7 @@ def user_errors():
     except Exception as exc:
         if not is_user_error(exc):
             raise
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {_message(exc)}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
 
 

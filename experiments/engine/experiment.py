@@ -59,7 +59,9 @@ def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
     corpus = config.corpus()
     started = time.perf_counter()
     lemmas = any(r.spec.needs_lemmas or features.types_need_lemmas(r.feature_types) for r in rows)
-    data = load_splits(config, corpus, log, lemmas=lemmas)
+    from features.registry import pairwise_types
+    pairwise = tuple(pairwise_types(dict.fromkeys(t for r in rows for t in r.feature_types)))
+    data = load_splits(config, corpus, log, lemmas=lemmas, pairwise=pairwise)
     timings["load_and_annotate"] = time.perf_counter() - started
     featurizer, matrices = None, {}
     matrix_types = [t for t in features.FEATURE_TYPES if any(t in r.feature_types for r in rows)]

@@ -9,6 +9,7 @@ import numpy as np
 
 from features.annotation import annotate
 from features.labels import two_class
+from features.pair import describe_too_long, too_long
 
 from ..corpora import Corpus, resolve_data_dir
 from .config import RunConfig
@@ -35,10 +36,13 @@ class Splits:
     fields: dict = None  # the training file's columns read (custom corpora): premise, hypothesis, label, id
 
 
-def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lemmas: bool = False) -> Splits:
+def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lemmas: bool = False,
+                pairwise: tuple[str, ...] = ()) -> Splits:
     """Read, sample and annotate the splits `config` asks for; user errors raise UsageError.
 
     lemmas: also give every pair lemmas (a model or feature type reads them).
+    pairwise: the run's feature types that cross every premise token with every hypothesis token:
+        a pair with a sentence longer than they take is a bad row (an error, or skipped and counted).
     """
     data_dir = resolve_data_dir(config.data_dir)
     loaded, files, counts = {}, {}, {}
@@ -109,11 +113,31 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
                       lemmas=lemmas, stats=(tag_stats := {}))
     bounds = np.cumsum([0] + [len(group) for group in groups])
     train_a, sel_a, eval_a = (tagged[a:b] for a, b in zip(bounds[:-1], bounds[1:]))
+    if pairwise:
+        names = ["train", dev_name, eval_name if evaluation is not selection else None]
+        train_a, sel_a, eval_a = (_drop_too_long(group, name, loaded, counts, pairwise, config.on_bad_row)
+                                  for group, name in zip((train_a, sel_a, eval_a), names))
     sel_a = sel_a if selection is not None else None
     eval_a = sel_a if evaluation is selection else eval_a if evaluation is not None else None
     log(f"annotated {tag_stats['sentences']} sentences needing tags ({tag_stats['cached']} cached, "
         f"{tag_stats['tagged']} tagged) in {time.perf_counter() - started:.1f}s")
     return Splits(corpus, train_a, sel_a, eval_a, eval_name, files, counts, sub, dict(train.fields))
+
+
+def _drop_too_long(pairs: list, split: str | None, loaded: dict, counts: dict, types, on_bad_row: str) -> list:
+    """The pairs the pairwise feature types can take; the others stop the run, or are skipped and counted."""
+    long = set(too_long(pairs))
+    if not long:
+        return pairs
+    data = loaded.get(split)
+    where = f"{data.paths[0]}: " if data is not None and data.paths else ""
+    if on_bad_row == "error":
+        raise UsageError(where + describe_too_long(pairs[min(long)], types))
+    if split in counts:
+        skipped = counts[split].setdefault("skipped", {})
+        skipped["too many tokens for the pairwise features"] = len(long)
+        counts[split]["pairs"] -= len(long)
+    return [p for i, p in enumerate(pairs) if i not in long]
 
 
 def labels_of(pairs, binary: bool) -> np.ndarray | None:

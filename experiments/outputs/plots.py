@@ -6,22 +6,28 @@ from pathlib import Path
 
 import numpy as np
 
-from features.atomic import atomic_path
+from features.atomic import atomic_files, atomic_path, temporary_name
 
 
 def _safe(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "row"
 
 
-def _save(fig, path: Path) -> Path:
-    with atomic_path(path) as tmp:
-        fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
+def _save(fig, path: Path, staged: list | None = None) -> Path:
+    """Write the figure as PNG: atomically, or staged beside `path` when `staged` collects them."""
+    if staged is None:
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
+        return path
+    tmp = temporary_name(path)
+    staged.append((path, tmp))
+    fig.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
     return path
 
 
-def plot_row(row: dict, eval_name: str, out_dir: Path | str, prefix: str = "") -> list[Path]:
+def plot_row(row: dict, eval_name: str, out_dir: Path | str, prefix: str = "", staged: list | None = None) -> list[Path]:
     """Write `{prefix}confusion.png` and, for models with feature weights, `{prefix}top-features.png`
-    (a panel per class); returns the paths written."""
+    (a panel per class); returns the paths written. staged: see `_save`."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -38,7 +44,7 @@ def plot_row(row: dict, eval_name: str, out_dir: Path | str, prefix: str = "") -
                  f"({metrics['pairs']} pairs)", fontsize=9)
     ax.set_xlabel("predicted")
     ax.set_ylabel("gold")
-    written.append(_save(fig, out_dir / f"{prefix}confusion.png"))
+    written.append(_save(fig, out_dir / f"{prefix}confusion.png", staged))
     plt.close(fig)
     top = row.get("top_features", {})
     if top:
@@ -54,7 +60,7 @@ def plot_row(row: dict, eval_name: str, out_dir: Path | str, prefix: str = "") -
         axes[-1, 0].set_xlabel("weight")
         fig.suptitle(f"{row['name']}: feature weights per class", fontsize=10)
         fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / fig.get_size_inches()[1]))  # room for the title
-        written.append(_save(fig, out_dir / f"{prefix}top-features.png"))
+        written.append(_save(fig, out_dir / f"{prefix}top-features.png", staged))
         plt.close(fig)
     return written
 
@@ -72,8 +78,10 @@ def plot_rows(record: dict, out_dir: Path | str) -> list[Path]:
     """The pictures of every row of a run (a table's rows get their names as prefixes)."""
     rows = record["rows"]
     written = []
-    for row in rows:
-        written += plot_row(row, record["data"]["eval_split"], out_dir, _prefix(row["name"], len(rows)))
+    with atomic_files(out_dir) as staged:  # all the pictures, or none (a full disk leaves no half set)
+        for row in rows:
+            written += plot_row(row, record["data"]["eval_split"], Path(out_dir), _prefix(row["name"], len(rows)),
+                                staged)
     return written
 
 
