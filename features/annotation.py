@@ -198,6 +198,18 @@ class SpacyLemmatizer:
         return out
 
 
+def _S_ISREG(mode: int) -> bool:
+    import stat
+    return stat.S_ISREG(mode)
+
+
+def _regular_file(path: Path) -> bool:
+    try:
+        return _S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
 def _progress(total: int, desc: str, enabled: bool):
     """A progress bar over `total` sentences; none when there is nothing to do (all cached)."""
     from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
@@ -238,8 +250,9 @@ class AnnotationCache:
         self.writable = False
 
     def _shards(self) -> list[Path]:
+        """The shard files, regular files only: a link (to /dev/zero, say) or a FIFO is not one."""
         try:
-            return sorted(p for p in self.dir.iterdir() if p.suffix == ".shard")
+            return sorted(p for p in self.dir.iterdir() if p.suffix == ".shard" and _regular_file(p))
         except FileNotFoundError:
             return []
         except OSError as exc:
@@ -250,10 +263,15 @@ class AnnotationCache:
     def _read(self, path: Path) -> dict[str, Entry] | None:
         identity = None
         try:
-            with open(path, "rb") as handle:
+            # O_NOFOLLOW | O_NONBLOCK: a link or a FIFO put there since the listing is refused, not followed
+            # or waited on; a file past the largest a shard can be is not read.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as handle:
                 stat = os.fstat(handle.fileno())
                 identity = (stat.st_dev, stat.st_ino)
-                blob = handle.read()
+                if not _S_ISREG(stat.st_mode):
+                    return None
+                blob = handle.read(len(self.MAGIC) + 32 + self.MAX_PAYLOAD + 1)
             head = len(self.MAGIC)
             if blob[:head] != self.MAGIC or len(blob) < head + 32:
                 raise ValueError("bad header")

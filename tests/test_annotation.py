@@ -404,3 +404,21 @@ def test_spacy_lemmas_from_given_tags(tmp_path):
     pairs = annotate(parsed, cache_dir=tmp_path, lemmas=True)
     assert pairs[0].premise_lemmas == ("two", "man", "be", "run")
     assert pairs[0].hypothesis_lemmas == ("the", "dog", "sit")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="symbolic links and FIFOs are POSIX files")
+@pytest.mark.parametrize("kind", ["link to /dev/zero", "fifo", "link to a shard"])
+def test_cache_entries_that_are_not_regular_files_are_ignored(tmp_path, kind):
+    annotate(PAIRS[:1], tagger=CountingTagger(), cache_dir=tmp_path)
+    cache_dir = AnnotationCache(tmp_path, CountingTagger.name).dir
+    shard = next(cache_dir.glob("*.shard"))
+    odd = cache_dir / "0000-odd.shard"
+    if kind == "link to /dev/zero":
+        odd.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(odd)
+    else:
+        odd.symlink_to(shard)
+    tagger = CountingTagger()
+    pairs = annotate(PAIRS, tagger=tagger, cache_dir=tmp_path)  # neither hangs nor exhausts memory
+    assert pairs[0].premise_tags == ("NN",) * 4 and tagger.calls == 3  # the real shard still served PAIRS[:1]
