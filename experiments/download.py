@@ -16,12 +16,12 @@ import threading
 from typing import Iterator
 
 from experiments.corpora import resolve_data_dir
-from experiments.corpora.sources import SOURCES, DownloadError, download
+from experiments.corpora.sources import DEFAULT_DEADLINE, SOURCES, DownloadError, download
 
 WORDNET = "wordnet"
-CORPUS_OPTIONS = ("data_dir", "url", "sha256")
+CORPUS_OPTIONS = ("data_dir", "url", "sha256", "deadline")
 WORDNET_OPTIONS = ("nltk_data", "source", "system_dir", "index_url", "force")
-EXIT_FAILED = 1
+EXIT_FAILED = 2  # like every command's user errors: one line saying what to do
 EXIT_INTERRUPTED = 130
 
 
@@ -46,6 +46,16 @@ def terminate_unwinds() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one positional NAME, options grouped by what they apply to."""
     from experiments.corpora.wordnet_setup import SETUP_SOURCES, SYSTEM_WORDNET
@@ -58,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     corpus.add_argument("--url", metavar="MIRROR",
                         help="fetch from this URL, file:// URL or local path instead of the official address")
     corpus.add_argument("--sha256", metavar="HEX", help="require this sha256 of the archive (replaces a pinned one)")
+    corpus.add_argument("--deadline", metavar="SECONDS", type=_seconds, default=DEFAULT_DEADLINE,
+                        help=f"give up a download still running after this long (default: {DEFAULT_DEADLINE:.0f})")
     wordnet = parser.add_argument_group("wordnet")
     wordnet.add_argument("--nltk-data", metavar="DIR",
                          help="NLTK data directory to install into (default: first of $NLTK_DATA, else NLTK's default)")
@@ -90,7 +102,7 @@ def download_corpus(args: argparse.Namespace) -> int:
     """Fetch one corpus; its files on stdout, the hash and notes on stderr."""
     try:
         result = download(args.name, resolve_data_dir(args.data_dir), url=args.url, sha256=args.sha256,
-                          progress=not args.quiet)
+                          progress=not args.quiet, deadline=args.deadline)
     except DownloadError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -110,6 +122,10 @@ def install_wordnet(args: argparse.Namespace) -> int:
                                                index_url=args.index_url, force=args.force, log=log)
     except wordnet_setup.WordNetSetupError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except OSError as exc:  # a read-only or missing --nltk-data, a full disk
+        print(f"error: cannot install WordNet into {exc.filename or args.nltk_data or 'NLTK data'}: "
+              f"{exc.strerror or exc}", file=sys.stderr)
         return EXIT_FAILED
     for line in result.lines():
         print(line)

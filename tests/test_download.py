@@ -146,7 +146,7 @@ def test_truncated_download_is_refused_and_the_good_file_kept(server, tmp_path, 
     good.write_text("the good copy\n")
     size = (root / "AX.tsv").stat().st_size
     url = f"{base}/truncate/AX.tsv"
-    assert download_main(["ax", "--data-dir", str(tmp_path), "--url", url, "--quiet"]) == 1
+    assert download_main(["ax", "--data-dir", str(tmp_path), "--url", url, "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and url in err
     assert f"{size // 2:,}" in err and f"{size:,}" in err  # bytes received and expected
@@ -172,7 +172,7 @@ def test_a_mirror_keeps_the_pinned_sha256(server, tmp_path):
     root, base = server
     assert SOURCES["pascal-rte"].sha256  # the test needs a pinned source
     (root / "rte.zip").write_bytes(zip_bytes({"rte/rte3_dev.xml": RTE3}))  # not the pinned archive
-    assert download_main(["pascal-rte", "--data-dir", str(tmp_path), "--url", f"{base}/rte.zip", "--quiet"]) == 1
+    assert download_main(["pascal-rte", "--data-dir", str(tmp_path), "--url", f"{base}/rte.zip", "--quiet"]) == 2
     assert not (tmp_path / "rte").exists()
     with pytest.raises(DownloadError, match="does not match the pinned sha256"):
         download("pascal-rte", tmp_path, url=f"{base}/rte.zip", progress=False)
@@ -306,7 +306,7 @@ def test_a_local_path_or_file_url_is_a_mirror(tmp_path, capsys):
     assert (data / "sick" / "SICK.txt").read_bytes() == SICK.encode()
     capsys.readouterr()
     missing = tmp_path / "nowhere" / "SICK.zip"
-    assert download_main(["sick", "--data-dir", str(data), "--url", str(missing), "--quiet"]) == 1
+    assert download_main(["sick", "--data-dir", str(data), "--url", str(missing), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and str(missing) in err and "no such file" in err
     assert leftovers(data) == []
@@ -401,3 +401,77 @@ def test_stale_staging_folders_of_killed_runs_are_removed(server, tmp_path):
     result = download("ax", tmp_path, url=f"{base}/AX.tsv", progress=False)
     assert not stale.exists() and busy.exists()
     assert result.stale_removed == 1
+
+
+# ---------------------------------------------------------------- nothing lost, nothing wrong installed
+
+
+def test_an_html_page_is_not_installed_as_the_diagnostic(server, tmp_path):
+    root, base = server
+    (root / "AX.tsv").write_text("<!DOCTYPE html><html><body>Please log in</body></html>\n")
+    with pytest.raises(DownloadError, match="diagnostic.tsv is an HTML page .*nothing was changed"):
+        download("ax", tmp_path, url=f"{base}/AX.tsv", progress=False)
+    assert not (tmp_path / "glue").exists() and leftovers(tmp_path) == []
+
+
+def test_a_failure_part_way_puts_every_file_back(server, tmp_path, monkeypatch):
+    root, base = server
+    members = {"RTE/train.tsv": "index\tsentence1\tsentence2\tlabel\nnew\n", "RTE/dev.tsv": "new dev\n",
+               "RTE/test.tsv": "index\tsentence1\tsentence2\nnew\n"}
+    (root / "RTE.zip").write_bytes(zip_bytes(members))
+    old = tmp_path / "glue" / "RTE"
+    old.mkdir(parents=True)
+    for name in ("train.tsv", "dev.tsv", "test.tsv", "mine.txt"):
+        (old / name).write_text(f"old {name}\n")
+    import experiments.corpora.sources as sources
+    real, moved = os.replace, []
+
+    def fails_on_the_third_file(src, dst):
+        if str(dst).startswith(str(old)) and Path(dst).name.endswith(".tsv"):
+            moved.append(dst)
+            if len(moved) == 3:
+                raise OSError(28, "No space left on device", str(dst))
+        return real(src, dst)
+    monkeypatch.setattr(sources.os, "replace", fails_on_the_third_file)
+    with pytest.raises(DownloadError, match="the data directory is as it was"):
+        download("rte", tmp_path, url=f"{base}/RTE.zip", progress=False)
+    monkeypatch.setattr(sources.os, "replace", real)
+    assert {p.name: p.read_text() for p in old.iterdir()} == {n: f"old {n}\n" for n in
+                                                             ("train.tsv", "dev.tsv", "test.tsv", "mine.txt")}
+    assert leftovers(tmp_path) == []
+
+
+def test_a_trickling_server_meets_the_deadline(server, tmp_path):
+    root, base = server
+    (root / "AX.tsv").write_bytes(b"x" * 200_000)  # the stall route sends half, then nothing
+    started = time.monotonic()
+    assert download_main(["ax", "--data-dir", str(tmp_path), "--url", f"{base}/stall/AX.tsv", "--quiet",
+                          "--deadline", "2"]) == 2
+    assert time.monotonic() - started < 30 and leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("make, message", [("file", "is a file; give a directory"),
+                                           ("read-only", "cannot write in the data directory")])
+def test_a_data_dir_that_cannot_take_the_corpus(server, tmp_path, monkeypatch, capsys, make, message):
+    root, base = server
+    (root / "AX.tsv").write_text("index\tsentence1\tsentence2\n0\ta\tb\n")
+    target = tmp_path / "data"
+    if make == "file":
+        target.write_text("not a directory")
+    else:
+        target.mkdir()
+        monkeypatch.setattr(os, "access", lambda path, mode: Path(path) != target)  # root ignores file modes
+    assert download_main(["ax", "--data-dir", str(target), "--url", f"{base}/AX.tsv", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_wordnet_into_a_read_only_place_is_one_line(tmp_path, monkeypatch, capsys):
+    import experiments.corpora.wordnet_setup as setup
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied", str(tmp_path / "ro"))
+    monkeypatch.setattr(setup, "install_wordnet", refused)
+    assert download_main(["wordnet", "--nltk-data", str(tmp_path / "ro"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot install WordNet into" in err and "Permission denied" in err and "Traceback" not in err

@@ -326,3 +326,18 @@ def test_real_wordnet_lexnames_and_relations(real_wordnet):
     assert "woman" in [a.name() for a in wn.synset("man.n.01").lemmas()[0].antonyms()]
     assert "short" in [a.name() for a in wn.lemma("tall.a.01.tall").antonyms()]
 
+
+
+def test_a_copy_with_a_broken_pointer_fails_verification(debian, tmp_path):
+    # One hypernym pointer of dog.n.01 rewritten to an offset no synset has: NLTK loads every synset
+    # (the count is right), then a feature that follows the pointer fails inside NLTK.
+    data = debian / "data.noun"
+    lines = data.read_text(encoding="ascii").splitlines(keepends=True)
+    dog = next(i for i, line in enumerate(lines) if " dog " in line and " @ " in line)
+    head, _, tail = lines[dog].partition(" @ ")
+    lines[dog] = head + " @ 99999999" + tail[8:]
+    data.write_text("".join(lines), encoding="ascii")
+    target = tmp_path / "nd"
+    with pytest.raises(WordNetSetupError, match="dog.n.01 points to n 99999999, which is not a synset"):
+        install_wordnet(target, source="system", system_dir=debian, expect_synsets=TINY)
+    assert list(target.iterdir()) == []

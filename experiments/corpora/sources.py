@@ -8,6 +8,7 @@ failure (an interrupt included) the staging folder is removed and the data direc
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import os
@@ -35,6 +36,9 @@ STAGING_PREFIX = ".download-"
 STALE_AFTER_SECONDS = 3600
 _CHUNK = MiB
 _LOCAL_SCHEMES = ("http", "https", "ftp", "file")
+# A download still running after this long is given up (a server trickling a byte at a time would
+# otherwise hold the command for ever); MultiNLI's 230 MB need ~4 minutes at 1 MB/s.
+DEFAULT_DEADLINE = 3600.0
 
 
 class DownloadError(RuntimeError):
@@ -67,6 +71,9 @@ class Source:
     sha256: str | None = None
     filename: str | None = None
     max_size: int = DEFAULT_MAX_SIZE
+    # Expected file -> the start of its first line: what a download must hold to be this corpus (an
+    # HTML error page saved as diagnostic.tsv is refused, not installed).
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -118,22 +125,27 @@ def register(source: Source) -> Source:
 _SUPERGLUE = "https://dl.fbaipublicfiles.com/glue/superglue/data/v2"
 _SNLI_FILES = tuple(f"snli_1.0/snli_1.0_{split}.jsonl" for split in ("train", "dev", "test"))
 register(Source("snli", "https://nlp.stanford.edu/projects/snli/snli_1.0.zip", "snli_1.0", _SNLI_FILES,
-                root="snli_1.0", max_size=4096 * MiB))
+                root="snli_1.0", max_size=4096 * MiB, headers=tuple((f, "{") for f in _SNLI_FILES)))
 register(Source("mnli", "https://cims.nyu.edu/~sbowman/multinli/multinli_1.0.zip", "multinli_1.0",
                 ("multinli_1.0/multinli_1.0_train.jsonl", "multinli_1.0/multinli_1.0_dev_matched.jsonl"),
                 root="multinli_1.0", max_size=4096 * MiB))
-register(Source("sick", "https://zenodo.org/record/2787612/files/SICK.zip", "sick", ("sick/SICK.txt",)))
+register(Source("sick", "https://zenodo.org/record/2787612/files/SICK.zip", "sick", ("sick/SICK.txt",),
+                headers=(("sick/SICK.txt", "pair_ID\tsentence_A\tsentence_B"),)))
 register(Source("rte", "https://dl.fbaipublicfiles.com/glue/data/RTE.zip", "glue/RTE",
-                ("glue/RTE/train.tsv", "glue/RTE/dev.tsv", "glue/RTE/test.tsv"), root="RTE"))
+                ("glue/RTE/train.tsv", "glue/RTE/dev.tsv", "glue/RTE/test.tsv"), root="RTE",
+                headers=(("glue/RTE/train.tsv", "index\tsentence1\tsentence2\tlabel"),
+                         ("glue/RTE/test.tsv", "index\tsentence1\tsentence2"))))
 register(Source("ax", "https://dl.fbaipublicfiles.com/glue/data/AX.tsv", "glue/AX",
-                ("glue/AX/diagnostic.tsv",), filename="diagnostic.tsv"))
-register(Source("superglue-cb", f"{_SUPERGLUE}/CB.zip", "superglue/CB", ("superglue/CB/train.jsonl",), root="CB"))
+                ("glue/AX/diagnostic.tsv",), filename="diagnostic.tsv",
+                headers=(("glue/AX/diagnostic.tsv", "index\tsentence1\tsentence2"),)))
+register(Source("superglue-cb", f"{_SUPERGLUE}/CB.zip", "superglue/CB", ("superglue/CB/train.jsonl",), root="CB",
+                headers=(("superglue/CB/train.jsonl", "{"),)))
 register(Source("superglue-rte", f"{_SUPERGLUE}/RTE.zip", "superglue/RTE", ("superglue/RTE/train.jsonl",),
-                root="RTE"))
+                root="RTE", headers=(("superglue/RTE/train.jsonl", "{"),)))
 register(Source("superglue-ax-b", f"{_SUPERGLUE}/AX-b.zip", "superglue/AX-b", ("superglue/AX-b/AX-b.jsonl",),
-                root="AX-b"))
+                root="AX-b", headers=(("superglue/AX-b/AX-b.jsonl", "{"),)))
 register(Source("superglue-ax-g", f"{_SUPERGLUE}/AX-g.zip", "superglue/AX-g", ("superglue/AX-g/AX-g.jsonl",),
-                root="AX-g"))
+                root="AX-g", headers=(("superglue/AX-g/AX-g.jsonl", "{"),)))
 register(Source("pascal-rte", "https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages/corpora/rte.zip",
                 "rte", ("rte/rte3_dev.xml",), root="rte",
                 sha256="2f806ead4d53171601254747c3b7c97d758e63a6ef54e3c010a6d62885ab214a"))
@@ -149,16 +161,19 @@ def as_url(location: str) -> str:
     return path.resolve().as_uri()
 
 
-def fetch(url: str, dest: Path, progress: bool = True, max_size: int | None = None) -> str:
+def fetch(url: str, dest: Path, progress: bool = True, max_size: int | None = None,
+          deadline: float = DEFAULT_DEADLINE) -> str:
     """Download `url` (or a local path) to `dest`, complete or not at all; returns its sha256.
 
-    Refuses a body shorter than its Content-Length (a dropped connection) or longer than `max_size`.
+    Refuses a body shorter than its Content-Length (a dropped connection) or longer than `max_size`,
+    and gives up after `deadline` seconds in all.
     """
     from tqdm.auto import tqdm
     digest = hashlib.sha256()
     received = 0
+    give_up = time.monotonic() + deadline
     try:
-        with urllib.request.urlopen(as_url(url), timeout=60) as response:
+        with urllib.request.urlopen(as_url(url), timeout=min(60.0, deadline)) as response:
             length = response.headers.get("Content-Length")
             expected = int(length) if length and length.isdigit() else None
             if expected is not None and max_size is not None and expected > max_size:
@@ -166,7 +181,10 @@ def fetch(url: str, dest: Path, progress: bool = True, max_size: int | None = No
                                     f"{max_size:,}-byte cap")
             with atomic_open(dest, "wb") as out, tqdm(total=expected, unit="B", unit_scale=True, desc=dest.name,
                                                disable=not progress) as bar:
-                while chunk := response.read(_CHUNK):
+                while chunk := response.read1(_CHUNK) if hasattr(response, "read1") else response.read(_CHUNK):
+                    if time.monotonic() > give_up:
+                        raise DownloadError(f"{url}: still downloading after {deadline:,.0f} s ({received:,} bytes "
+                                            "so far); gave up, nothing was changed (--deadline SECONDS allows more)")
                     received += len(chunk)
                     if max_size is not None and received > max_size:
                         raise DownloadError(f"{url}: more than the {max_size:,}-byte cap")
@@ -192,25 +210,27 @@ def _expected_hash(source: Source, sha256: str | None) -> tuple[str | None, str 
 
 
 def download(name: str, data_dir: Path | str, url: str | None = None, sha256: str | None = None,
-             progress: bool = True) -> Downloaded:
+             progress: bool = True, deadline: float = DEFAULT_DEADLINE) -> Downloaded:
     """Fetch corpus `name` into `data_dir`; returns what was done, the expected files verified to exist.
 
     url: a mirror, a local path or a file:// URL instead of the official address; the pinned sha256
     still applies. sha256: the hash to require instead of the pinned one (or where none is pinned).
+    deadline: seconds the download may take in all.
+    The data directory is changed all or nothing: the new files replace the old ones together, and
+    a failure part way puts back every file it had replaced.
     """
     try:
         source = SOURCES[name]
     except KeyError:
         raise DownloadError(f"unknown corpus {name!r}; choose from {', '.join(sorted(SOURCES))}") from None
     expected_hash, checked = _expected_hash(source, sha256)
-    data_dir = Path(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    data_dir = _writable_data_dir(Path(data_dir))
     stale = remove_stale_staging(data_dir)
     location = url or source.url
     with tempfile.TemporaryDirectory(dir=data_dir, prefix=f"{STAGING_PREFIX}{name}-") as tmp:
         tmp = Path(tmp)
         fetched = tmp / (PurePosixPath(urllib.parse.urlsplit(location).path).name or f"{name}.download")
-        actual = fetch(location, fetched, progress, source.max_size)
+        actual = fetch(location, fetched, progress, source.max_size, deadline)
         if expected_hash and actual != expected_hash:
             which = "pinned" if checked == "pinned" else "expected"
             raise DownloadError(f"{location}: sha256 {actual} does not match the {which} sha256 {expected_hash}; "
@@ -226,15 +246,74 @@ def download(name: str, data_dir: Path | str, url: str | None = None, sha256: st
         missing = [rel for rel in source.expect if not (staging / rel).is_file()]
         if missing:
             raise DownloadError(f"{location}: archive lacks expected file(s) {', '.join(missing)}")
-        for path in sorted(p for p in staging.rglob("*") if p.is_file()):
-            final = data_dir / path.relative_to(staging)
-            try:
-                final.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(path, final)
-            except OSError as exc:
-                raise DownloadError(f"cannot put {final} in place: {exc}") from None
+        _check_headers(source, staging, location)
+        _swap_in(sorted(p for p in staging.rglob("*") if p.is_file()), staging, data_dir, tmp / "replaced")
     return Downloaded(name, location, actual, checked, [data_dir / rel for rel in source.expect], tuple(skipped),
                       stale, source.sha256)
+
+
+def _writable_data_dir(data_dir: Path) -> Path:
+    """The data directory, made if need be; a file in its place or a directory we cannot write in is
+    a DownloadError before anything is fetched."""
+    if data_dir.exists() and not data_dir.is_dir():
+        raise DownloadError(f"--data-dir {data_dir} is a file; give a directory")
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DownloadError(f"cannot make the data directory {data_dir}: {exc.strerror}") from None
+    if not os.access(data_dir, os.W_OK | os.X_OK):
+        raise DownloadError(f"cannot write in the data directory {data_dir} (permission denied)")
+    return data_dir
+
+
+def _check_headers(source: Source, staging: Path, location: str) -> None:
+    """The expected files are text of this corpus' format, not an HTML page or another corpus."""
+    for rel, start in source.headers:
+        path = staging / rel
+        with open(path, "rb") as handle:
+            head = handle.read(4096)
+        text = head.decode("utf-8", errors="replace").lstrip("\ufeff")
+        first = text.splitlines()[0] if text else ""
+        if not first.startswith(start):
+            looks = ("an HTML page (an error or login page?)" if text.lstrip()[:1] == "<" else
+                     f"a file starting {first[:60]!r}")
+            raise DownloadError(f"{location}: {rel} is {looks}, not the {source.name} file (it starts "
+                                f"{start!r}); nothing was changed")
+
+
+def _swap_in(files: list[Path], staging: Path, data_dir: Path, backup: Path) -> None:
+    """Move the staged files into the data directory together: each file it replaces goes to
+    `backup` first, and a failure part way moves every replaced file back (and removes the new ones),
+    so the data directory is as it was."""
+    done: list[tuple[Path, Path | None]] = []
+    made: list[Path] = []
+    try:
+        for path in files:
+            final = data_dir / path.relative_to(staging)
+            for parent in reversed(final.relative_to(data_dir).parents[:-1]):
+                folder = data_dir / parent
+                if not folder.exists():
+                    folder.mkdir()
+                    made.append(folder)
+            kept = None
+            if final.exists() or final.is_symlink():
+                kept = backup / path.relative_to(staging)
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(final, kept)
+            done.append((final, kept))
+            os.replace(path, final)
+    except OSError as exc:
+        for final, kept in reversed(done):
+            with contextlib.suppress(OSError):
+                if kept is not None:
+                    os.replace(kept, final)
+                else:
+                    final.unlink(missing_ok=True)
+        for folder in reversed(made):
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise DownloadError(f"cannot put {exc.filename or 'the files'} in place ({exc.strerror or exc}); the data "
+                            "directory is as it was") from None
 
 
 def remove_stale_staging(data_dir: Path, max_age: float = STALE_AFTER_SECONDS) -> int:

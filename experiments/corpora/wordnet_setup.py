@@ -224,6 +224,7 @@ def _verify(data_dir: Path, expect: int) -> int:
         try:
             reader = load_wordnet(data_dir, cache=False)
             count = 0
+            synsets = []
             for synset in reader.all_synsets():
                 count += 1
                 category = synset.lexname().split(".")[0]
@@ -231,6 +232,8 @@ def _verify(data_dir: Path, expect: int) -> int:
                     raise WordNetSetupError(f"{where}: synset {synset.name()} is filed under {synset.lexname()}, "
                                             "not a file of its part of speech: its lexnames does not match its "
                                             "data files")
+                synsets.append(synset)
+            _check_pointers(synsets, where)
         except WordNetMissingError as exc:
             raise WordNetSetupError(str(exc.problem or exc)) from None
         except WordNetSetupError:
@@ -241,6 +244,22 @@ def _verify(data_dir: Path, expect: int) -> int:
         raise WordNetSetupError(f"{where}: NLTK loads {count:,} synsets, but WordNet 3.0 has {expect:,}: another "
                                 "version or a damaged copy")
     return count
+
+
+def _check_pointers(synsets: list, where: Path) -> None:
+    """Every pointer of every synset and lemma (hypernym, antonym, ...) leads to a synset of the
+    copy: a damaged offset would load, then fail inside NLTK when a feature follows it."""
+    def key(pos: str, offset: int) -> tuple[str, int]:
+        return ("a" if pos == "s" else pos, offset)  # satellites live in the adjective file
+
+    known = {key(s.pos(), s.offset()) for s in synsets}
+    for synset in synsets:
+        targets = [t for group in getattr(synset, "_pointers", {}).values() for t in group]
+        targets += [t[:2] for group in getattr(synset, "_lemma_pointers", {}).values() for t in group]
+        for pos, offset, *_ in targets:
+            if key(pos, offset) not in known:
+                raise WordNetSetupError(f"{where}: synset {synset.name()} points to {pos} {offset:08d}, which is "
+                                        "not a synset of this copy: a damaged data file")
 
 
 def _move_into_place(staging: Path, target: Path) -> None:
