@@ -51,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
         given = {k: v for k, v in vars(args).items() if k in table}
         config = RunConfig(**given)
         data_dir = resolve_data_dir(config.data_dir)
+        if "data_dir" in given and not data_dir.is_dir():
+            from experiments.engine.errors import UsageError
+            raise UsageError(f"--data-dir {data_dir} is not a directory" if data_dir.exists() else
+                             f"--data-dir {data_dir}: no such directory")
         if "dataset" in given or config.dataset == "custom":
             corpora = [config.corpus()]
             if not corpora[0].available_splits(data_dir):

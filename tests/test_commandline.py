@@ -3,6 +3,7 @@ must be numbers, skipped rows reported, and `| head` ending quietly with the rec
 from __future__ import annotations
 
 import json
+import re
 import os
 import sys
 
@@ -186,3 +187,52 @@ def test_a_missing_tagger_is_one_line_with_advice_for_how_the_suite_was_installe
     from features.commands import install_command
     monkeypatch.chdir(REPO)  # in the checkout: the editable install of README's quick start
     assert install_command("tagger") == "python -m pip install -e '.[tagger]'"
+
+
+# ------------------------------------------------------------------ flags that would do nothing, said
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--label-map", "entailmnet=x"], "--label-map: 'entailmnet' is not a label of the data .*did you mean entailment"),
+    (["--label-map", ""], "--label-map: no OLD=NEW pairs given"),
+    (["--features", ""], "--features: no feature types given"),
+    (["--paper-table", "--ablation-table"], "two kinds of table: give one"),
+])
+def test_flags_that_would_mean_nothing_are_refused(cli, args, message):
+    done = cli("run", *FAST, *args)
+    assert done.returncode == 2 and re.search(message, done.stderr), done.stderr
+
+
+@pytest.mark.parametrize("args, note", [
+    (["--wordnet"], "--wordnet lets edit distance substitute"),
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is for --backend dask"),
+])
+def test_harmless_ignored_flags_are_noted(cli, tmp_path, args, note):
+    done = cli("run", *FAST, *args, "--out", tmp_path / "r.json")
+    assert done.returncode == 0 and note in done.stderr
+    assert any(note in n for n in json.loads((tmp_path / "r.json").read_text())["notes"])
+
+
+def test_cross_validation_names_the_folds_it_runs(cli, tmp_path):
+    train = tmp_path / "train.tsv"
+    train.write_text("premise\thypothesis\tlabel\n" + "".join(
+        f"A man number {i} sleeps .\tA person sleeps .\t{'yes' if i % 3 else 'no'}\n" for i in range(30)))
+    done = cli("run", "--train-file", train, "--features", "unlexicalized", "--C", "1", "--cv-folds", "50",
+               "--out", tmp_path / "r.json", "--quiet")
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "r.json").read_text())
+    assert record["data"]["eval_split"] == "cv10(train)"  # the smaller class has 10 pairs: 10 folds, not 50
+
+
+def test_a_utf16_file_is_named_as_such_at_its_first_line(cli, tmp_path):
+    train = tmp_path / "train.tsv"
+    train.write_bytes("premise\thypothesis\tlabel\na b .\ta .\tyes\n".encode("utf-16"))
+    done = cli("run", "--train-file", train, "--quiet")
+    assert done.returncode == 2 and "train.tsv:1: undecodable bytes" in done.stderr
+    assert "the file is UTF-16" in done.stderr
+
+
+def test_datasets_needs_a_data_directory(cli, tmp_path):
+    (tmp_path / "f").write_text("x")
+    done = cli("datasets", "--stats", "--data-dir", tmp_path / "f")
+    assert done.returncode == 2 and "is not a directory" in done.stderr

@@ -265,7 +265,7 @@ def test_the_command_dispatches_wordnet(debian, tmp_path, capsys):
     target = tmp_path / "nd"
     code = download_main(["wordnet", "--nltk-data", str(target), "--source", "system", "--system-dir", str(debian)])
     out, err = capsys.readouterr()
-    assert code == 1 and not out and not (target / "corpora").exists()
+    assert code == 2 and not out and not (target / "corpora").exists()
     assert err.splitlines()[0] == f"wordnet: trying the system copy at {debian}"
     assert err.splitlines()[-1].startswith("error: ") and f"NLTK loads {TINY} synsets" in err
     for wrong in (["wordnet", "--url", "http://x"], ["sick", "--nltk-data", str(target)], ["sick", "--force"]):

@@ -35,12 +35,24 @@ class RunConfig:
         self.__dict__.update(values)
         self.command = command
         self.given = frozenset(given)  # what the user set, as opposed to defaults
+        self.notes: list[str] = []  # options given that this run does not use: said, not silently dropped
         self._check_together()
 
     def _check_together(self) -> None:
-        """Options that only mean something together: a file of pairs is the custom corpus."""
+        """Options that only mean something together: a file of pairs is the custom corpus; a flag
+        the run would ignore is refused, or noted where it is harmless."""
+        if "label_map" in self.given and not self.label_map:
+            raise UsageError("--label-map: no OLD=NEW pairs given")
         if self.command == "predict":
             return
+        if not str(self.features).strip(" ,"):
+            raise UsageError("--features: no feature types given (a group such as lexicalized, or a comma list)")
+        if getattr(self, "paper_table", False) and getattr(self, "ablation_table", False):
+            raise UsageError("--paper-table and --ablation-table are two kinds of table: give one")
+        if self.scheduler and self.backend != "dask":
+            self.notes.append("--scheduler is for --backend dask; this run uses local workers")
+        if self.backend == "dask" and "jobs" in self.given:
+            self.notes.append("--jobs counts local workers; with --backend dask the cluster's workers run the grid")
         files = [n for n in CUSTOM_FILES if getattr(self, n)]
         if files and self.dataset != "custom":
             if "dataset" in self.given:
@@ -62,6 +74,15 @@ class RunConfig:
 
     def __eq__(self, other) -> bool:
         return isinstance(other, RunConfig) and self.to_dict() == other.to_dict() and self.command == other.command
+
+    def check_label_map(self, labels) -> None:
+        """Refuse --label-map keys that are no label of the data (a typo would map nothing)."""
+        import difflib
+        unknown = [old for old in self.label_map if old not in labels]
+        if unknown:
+            near = difflib.get_close_matches(unknown[0], sorted(map(str, labels)), n=1, cutoff=0.6)
+            raise UsageError(f"--label-map: {unknown[0]!r} is not a label of the data (its labels: "
+                             f"{', '.join(sorted(map(str, labels)))})" + (f"; did you mean {near[0]}?" if near else ""))
 
     def __getstate__(self):
         return dict(self.__dict__)

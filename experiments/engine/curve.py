@@ -105,7 +105,7 @@ def learning_curve(config: RunConfig, out: Path | str | None = None, *, overwrit
         settings or data are refused, or discarded with `overwrite`.
     """
     log = log or default_log(config)
-    notes: list[str] = []
+    notes: list[str] = list(config.notes)
     corpus = config.corpus()
     rows = plan_rows(config, corpus, notes)
     started = time.perf_counter()

@@ -225,8 +225,13 @@ def default_log(config: RunConfig):
 def run(config: RunConfig, log=None) -> Outcome:
     """Run the configured experiment: its rows from one featurization."""
     log = log or default_log(config)
-    notes: list[str] = []
+    notes: list[str] = list(config.notes)
     rows = plan_rows(config, config.corpus(), notes)
+    if getattr(config, "wordnet", False) and not any("wordnet" in r.spec.build().get_params() for r in rows):
+        notes.append("--wordnet lets edit distance substitute WordNet synonyms and hypernyms; this run's models "
+                     "do not read it (the wordnet feature type is --features ...,wordnet)")
+    for note in notes:
+        log(f"note: {note}")
     prepared = prepare(config, rows, log)
     started = time.perf_counter()
     jobs = n_jobs(config.backend, config.jobs)

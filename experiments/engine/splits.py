@@ -53,6 +53,7 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
     def load(split):
         if split not in loaded:
             data = corpus.load(split, data_dir, config.on_bad_row)
+            data.raw_pairs = data.pairs
             if config.label_map:
                 data.pairs = [p if p.label is None else p.with_label(config.label_map.get(p.label, p.label))
                               for p in data.pairs]
@@ -64,6 +65,11 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
         return loaded[split]
 
     train = load("train")
+    if config.label_map:  # a key that no gold label has would map nothing, silently
+        raw = set()
+        for split_data in loaded.values():
+            raw |= {p.label for p in split_data.raw_pairs if p.label is not None}
+        config.check_label_map(raw)
     if not train.pairs:
         raise UsageError(f"the training split of {corpus.name} has no pairs")
     _require_labels(train, "training", "learn from")
@@ -72,7 +78,7 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
     if dev_name:
         _require_labels(loaded[dev_name], "dev", "choose settings and score on")
     if config.eval_split == "dev":
-        eval_name = dev_name or f"cv{config.cv_folds}(train)"
+        eval_name = dev_name or f"cv{_folds(train.pairs, config.cv_folds)}(train)"
         evaluation = selection
     else:
         split = corpus.test_split if config.eval_split == "test" else config.eval_split
@@ -138,6 +144,12 @@ def _drop_too_long(pairs: list, split: str | None, loaded: dict, counts: dict, t
         skipped["too many tokens for the pairwise features"] = len(long)
         counts[split]["pairs"] -= len(long)
     return [p for i, p in enumerate(pairs) if i not in long]
+
+
+def _folds(pairs, asked: int) -> int:
+    """The folds a cross-validation on these pairs runs (fewer than asked when a class is small)."""
+    counts = np.unique([p.label for p in pairs if p.label is not None], return_counts=True)[1]
+    return max(2, min(asked, int(counts.min()))) if len(counts) else asked
 
 
 def labels_of(pairs, binary: bool) -> np.ndarray | None:

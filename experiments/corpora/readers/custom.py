@@ -79,6 +79,13 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
     return data
 
 
+def _utf16_hint(path: Path) -> str:
+    with open(path, "rb") as handle:
+        start = handle.read(2)
+    return ("; the file is UTF-16 (its byte-order mark says so): save it as UTF-8"
+            if start in (b"\xff\xfe", b"\xfe\xff") else "; save the file as UTF-8")
+
+
 def has_column(path: Path, name: str) -> bool:
     """Whether the file at `path` has a column (a JSONL field, dotted or not) called `name`."""
     suffix = Path(path).suffix.lower()
@@ -106,8 +113,10 @@ def _columns(path: Path, suffix: str) -> tuple[list[str], dict | None]:
     object; [] for an empty file. A header that names a column twice is an error (which of the
     two would a row's value come from?)."""
     for number, text, problem in decoded_lines(path):
-        if problem or is_blank(text):
+        if is_blank(text) and not problem:
             continue
+        if problem:  # the header (or first object) itself: nothing after it can be read as intended
+            raise DataFormatError(path, number, f"{problem}{_utf16_hint(path)}")
         if suffix == ".jsonl":
             try:
                 first = json.loads(text)
