@@ -256,3 +256,12 @@ def test_your_own_model_from_the_command_line(cli, tmp_path, monkeypatch):
                     "p.tsv")
     assert predicted.returncode == 0, predicted.stderr
     assert (tmp_path / "p.tsv").read_text().splitlines()[0] == "id\tpremise\thypothesis\tpredicted"
+
+
+def test_a_file_naming_a_system_function_gets_no_import_advice(saved, tmp_path):
+    def name_os_system(tree):
+        tree["predictor"]["state"]["__dict__"]["model"] = {"__object__": "os.system", "id": 99,
+                                                           "state": {"__dict__": {}}}
+    with pytest.raises(ModelFileError) as caught:
+        load_predictor(rewrite(saved, tmp_path / "os.model", head=name_os_system))
+    assert "holds a os.system" in str(caught.value) and "--import" not in str(caught.value)
