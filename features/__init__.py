@@ -5,7 +5,7 @@
 
 Names are imported on first use (the command lines' `--help` needs none of the numeric code).
 """
-import importlib
+from .lazy import lazy_exports
 
 _WHERE = {
     "Annotator": "annotation", "annotate": "annotation", "PairFeaturizer": "combine", "OPTIONS": "options",
@@ -14,17 +14,6 @@ _WHERE = {
     "types_need_lemmas": "registry", "unregister_feature": "registry",
 }
 
-
-def __getattr__(name: str):
-    if name in _WHERE:
-        value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'features' has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted([*globals(), *_WHERE])
-
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE)
 
 __all__ = sorted(_WHERE)
