@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import importlib
 import io
 import os
@@ -70,6 +71,12 @@ def examples(text: str) -> list[Example]:
 
 def produce(example: Example) -> str:
     """The example's block as the code writes it now: the command typed, then what it printed."""
+    return _produce(example.spec)
+
+
+@functools.lru_cache(maxsize=None)
+def _produce(spec: str) -> str:
+    example = Example(spec, "", 0, 0)
     module, path = SCRIPTS[example.script]
     args = shlex.split(example.command)[1:]
     out = io.StringIO()

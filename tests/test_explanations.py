@@ -43,7 +43,8 @@ def test_errors_file_plots_and_record_on_demo(cli, tmp_path):
 
 
 def test_edit_distance_explains_by_its_distance(cli, tmp_path):
-    done = cli("run", "--dataset", "demo", "--model", "edit_distance", "--quiet", "--errors", tmp_path / "e.jsonl")
+    done = cli("run", "--dataset", "demo", "--model", "edit_distance", "--train-size", "800", "--quiet", "--errors",
+               tmp_path / "e.jsonl")
     assert done.returncode == 0, done.stderr
     first = json.loads((tmp_path / "e.jsonl").read_text().splitlines()[0])
     assert first["confidence"] is None and first["top_features"].startswith("distance ")

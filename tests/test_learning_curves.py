@@ -14,7 +14,7 @@ from experiments.engine.curve import parse_sizes, sample
 
 def run_curve(cli, out, *extra):
     return cli("curve", "--dataset", "demo", "--sizes", "10,200,all", "--seeds", "2", "--configs",
-               "lexicalized,unlexicalized", "--out", out, "--quiet", *extra)
+               "lexicalized,unlexicalized", "--out", out, "--quiet", "--tune-on", "dev", *extra)
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +22,7 @@ def curve_dir(tmp_path_factory):
     from learning_curves.run import main
     out = tmp_path_factory.mktemp("curve")
     assert main(["--dataset", "demo", "--sizes", "10,200,all", "--seeds", "2", "--configs", "lexicalized,unlexicalized",
-                 "--out", str(out), "--quiet", "--jobs", "2"]) == 0
+                 "--out", str(out), "--quiet", "--jobs", "2", "--tune-on", "dev"]) == 0
     return out
 
 

@@ -156,7 +156,7 @@ def test_model_file_holds_only_data(saved):
 
 @pytest.mark.parametrize("model", ["edit_distance", "majority"])
 def test_other_models_round_trip(model, tmp_path):
-    predictor = next(iter(experiments.run(dataset="demo", quiet=True, model=model).models.values()))
+    predictor = next(iter(experiments.run(dataset="demo", quiet=True, model=model, train_size=800).models.values()))
     predictor.save(tmp_path / "m.model")
     dev = generate_demo("dev")[:300]
     loaded = load_predictor(tmp_path / "m.model")

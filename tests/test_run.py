@@ -19,7 +19,8 @@ def demo_records(tmp_path_factory):
     for name, extra in {"full": [], "ablated": ["--ablate", "cross_bigrams"], "again": [],
                         "unigrams_only": ["--features", "unigrams_only"]}.items():
         path = out / f"{name}.json"
-        assert main(["--dataset", "demo", "--quiet", "--top-features", "3", "--out", str(path), *extra]) == 0
+        assert main(["--dataset", "demo", "--quiet", "--top-features", "3", "--tune-on", "dev", "--out", str(path),
+                     *extra]) == 0
         results[name] = json.loads(path.read_text())
     return results
 
@@ -76,7 +77,7 @@ def test_top_features_are_words(demo_records, cli, tmp_path):
 
 
 def test_the_api_returns_models_and_the_record():
-    result = experiments.run(dataset="demo", model="edit_distance", quiet=True)
+    result = experiments.run(dataset="demo", model="edit_distance", quiet=True, train_size=800)
     assert result.record["rows"][0]["two_class"] is True and result.record["metrics"]["dev"]["accuracy"] > 0.6
     assert list(result.models) == ["edit_distance"] == result.rows
     assert result.table().startswith("row ") and "edit_distance" in result.report()

@@ -73,3 +73,23 @@ def test_a_best_value_at_the_end_extends_the_grid(problem):
     assert capped.extended == [] and capped.record()["at_edge"] == "highest"
     fixed = choose(LogisticClassifier(), {"C": (0.01,)}, X_train, y_train, X_dev, y_dev, extend={"C": (1e-5, 1e3)})
     assert fixed.extended == [] and fixed.chosen == {"C": 0.01}  # one given value is a fixed choice
+
+
+def test_who_judges_the_settings():
+    from experiments.engine.selection import CV_BELOW, judge
+    from models import MODELS
+    lr, edit = MODELS["lr"], MODELS["edit_distance"]
+    assert judge(lr, "auto", 4439, 495) == "cv"              # SICK: CV on 4,439 pairs beats 495 dev pairs
+    assert judge(lr, "auto", 300, 495) == "dev"              # a learning-curve point smaller than dev
+    assert judge(lr, "auto", CV_BELOW + 1, 10_000) == "dev"  # SNLI scale: k fits per candidate would cost
+    assert judge(lr, "dev", 4439, 495) == "dev" and judge(lr, "cv", 300, 495) == "cv"
+    assert judge(lr, "dev", 4439, None) == "cv"              # no dev split: CV whatever was asked
+    assert judge(edit, "auto", 300, 495) == "cv"             # edit distance tunes on train, as EOP does
+    assert judge(edit, "dev", 300, 495) == "dev"
+
+
+def test_a_single_candidate_is_chosen_without_fitting(monkeypatch):
+    from experiments.engine import selection
+    monkeypatch.setattr(selection, "GridSearchCV", None)  # any search would fail
+    chosen = selection.choose(None, {"C": [0.3]}, np.zeros((4, 2)), ["a", "b", "a", "b"])
+    assert chosen.chosen == {"C": 0.3} and chosen.scores == {}

@@ -146,7 +146,7 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
         estimator = spec.build(seed=config.seed, jobs=jobs)
         if spec.tuning is not None:
             selection = tune(spec, estimator, {**config.grids, **row.grid}, X_train, y_train, X_sel, y_sel,
-                             cv_folds=config.cv_folds, seed=config.seed, jobs=jobs)
+                             cv_folds=config.cv_folds, seed=config.seed, jobs=jobs, tune_on=config.tune_on)
             result["selection"] = selection.record()
     folds = None
     if data.evaluation is None:  # no dev split: score out-of-fold predictions on train

@@ -315,8 +315,12 @@ def _build() -> dict[str, RunOption]:
         # selection
         RunOption("C", None, grid, "candidate inverse regularization strengths of logistic regression "
                   "(default: the model's grid)", selection, RUN_CURVE, flag="--C", metavar="LIST"),
-        RunOption("cv_folds", 5, count(2, MAX_CV_FOLDS), "folds where a corpus has no dev split", selection,
-                  RUN_CURVE, metavar="K"),
+        RunOption("tune_on", "auto", choice(("auto", "dev", "cv")), "what chooses C and the other settings: the "
+                  "dev split, or k-fold CV on train; auto: CV when the training split is larger than dev and below "
+                  "50,000 pairs (the steadier judge there), else dev; edit distance tunes on train", selection,
+                  RUN_CURVE),
+        RunOption("cv_folds", 5, count(2, MAX_CV_FOLDS), "folds of cross-validation (settings by --tune-on cv; "
+                  "scores where a corpus has no dev split)", selection, RUN_CURVE, metavar="K"),
         RunOption("seed", 0, count(0, SEED_MAX), "seeds sampling, folds and resamples", selection, RUN_CURVE,
                   metavar="N"),
         RunOption("train_size", None, count(1), "train on a seeded random sample of N pairs", selection, RUN_CURVE,

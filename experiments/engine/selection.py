@@ -68,6 +68,8 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
     own defaults.
     """
     grid = {name: _in_order(values) for name, values in grid.items()}
+    if all(len(values) == 1 for values in grid.values()):  # one candidate: nothing to choose, nothing to fit
+        return Selection({name: values[0] for name, values in grid.items()}, {}, "the only candidate given")
     y_train = np.asarray(y_train, dtype=object)
     if X_dev is not None:
         X, y = _stack(X_train, X_dev), np.concatenate([y_train, np.asarray(y_dev, dtype=object)])
@@ -124,15 +126,35 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
     return Selection(best_params, {candidate_label(c): float(a) for c, a in scored}, by, extended, at_edge)
 
 
+# Below this many training pairs, "auto" judges settings by k-fold CV on train when the training
+# split is larger than the dev split: the estimate then rests on more pairs, and choices are steadier
+# (README, "Choosing the defaults": bootstrap of the choice and simulated regret, SICK and GLUE RTE).
+# Above it, CV would cost k fits per candidate for little gain: the dev split judges.
+CV_BELOW = 50_000
+
+
+def judge(spec, tune_on: str, n_train: int, n_dev: int | None) -> str:
+    """"dev" or "cv": what chooses a model's settings. `tune_on` is the run's --tune-on; "auto" takes
+    the spec's own rule where it has one (edit distance tunes on train, as EOP does), else CV on
+    train when the training split is larger than the dev split and below CV_BELOW pairs."""
+    if not n_dev:
+        return "cv"
+    if tune_on in ("dev", "cv"):
+        return tune_on
+    if spec.tuning.on == "cv":
+        return "cv"
+    return "cv" if n_dev < n_train < CV_BELOW else "dev"
+
+
 def tune(spec, estimator, given: dict, X_train, y_train, X_sel=None, y_sel=None, *, cv_folds: int, seed: int,
-         jobs: int = 1) -> Selection:
-    """Choose the hyperparameters `spec.tuning` names for `estimator` and set them on it: on the
-    selection split when the spec tunes on dev and there is one, else by CV on train.
+         jobs: int = 1, tune_on: str = "auto") -> Selection:
+    """Choose the hyperparameters `spec.tuning` names for `estimator` and set them on it, on the
+    selection split or by CV on train as `judge` says.
 
     given: the run's candidates (`--C`, `--wordnet`), used for the parameters the estimator has."""
     params = estimator.get_params()
     grid = {**spec.tuning.grid, **{name: values for name, values in given.items() if name in params}}
-    on_dev = spec.tuning.on == "dev" and X_sel is not None
+    on_dev = judge(spec, tune_on, len(y_train), None if y_sel is None else len(y_sel)) == "dev"
     selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
                        cv_folds=cv_folds, seed=seed, jobs=jobs, extend=spec.tuning.extend)
     estimator.set_params(**selection.chosen)
