@@ -150,6 +150,13 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         spans = [self.slices_[t] for t in self.slices_ if t in wanted]
         return np.concatenate([np.arange(s.start, s.stop) for s in spans]) if spans else np.zeros(0, dtype=np.int64)
 
+    def real_valued_mask(self) -> np.ndarray:
+        """bool per column: a real value (a dense type's value columns), not a 0/1 indicator (what
+        models that treat the two apart read, e.g. `models.stacked`)."""
+        check_is_fitted(self, "types_")
+        parts = [feature.real_valued_mask() for feature in self.types_.values()]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
+
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "types_")
         parts = [feature.get_feature_names_out() for feature in self.types_.values()]

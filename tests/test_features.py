@@ -30,7 +30,7 @@ from features.hyp_ngrams import HypNgrams
 from features.length_diff import LengthDiff
 from features.overlap import Overlap
 from features.registry import build
-from tests.conftest import TINY, make_pair
+from tests.conftest import TINY, make_pair, remember_tiny_parses
 from tests.wordnet_fixture import write_tiny_wordnet
 
 
@@ -273,6 +273,8 @@ def feature(request, tmp_path, monkeypatch):
         import nltk.data
         monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
         built.set_params(wordnet_dir=write_tiny_wordnet(tmp_path / "nltk_data"))
+    if getattr(built, "needs_parses", False):
+        remember_tiny_parses()  # parses by hand: the contract must not depend on a parser
     return built
 
 

@@ -164,6 +164,9 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
     else:
         X_train, X_sel, X_eval = data.train, data.selection, data.evaluation
     estimator = spec.build(seed=config.seed, jobs=jobs)
+    if spec.real_valued_param and featurizer is not None:  # issue 14: which columns are real-valued
+        mask = featurizer.real_valued_mask()
+        estimator.set_params(**{spec.real_valued_param: mask if cols is None else mask[cols]})
     if spec.tuning is not None:
         selection = tune(spec, estimator, {**config.grids, **row.grid}, X_train, y_train, X_sel, y_sel,
                          cv_folds=config.cv_folds, seed=config.seed, jobs=jobs)
