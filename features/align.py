@@ -45,7 +45,7 @@ CONFLICT = (STRENGTH["antonym"], STRENGTH["cohyponym"])
 _FROM_RELATION = np.array([STRENGTH[r] for r in RELATIONS], dtype=np.int8)  # RELATIONS index -> strength
 POS_NAMES = ("noun", "verb", "adj", "adv")  # coarse POS numbers 0..3 (features.lexical.POS_CODES order)
 # Function words tagged like content words: auxiliaries are told apart by their dependency label
-# when a parse is there, else by their lemma.
+# when a parse is there, else by their lemma; "be" never counts (a copula says nothing itself).
 AUXILIARY_LEMMAS = frozenset({"be", "have", "do", "will", "shall", "would", "can", "could", "may", "might", "must",
                               "should"})
 NEGATORS = frozenset({"not", "n't", "n’t", "never", "no", "none", "nobody", "nothing", "nowhere", "neither", "nor",
@@ -152,7 +152,9 @@ def sides(pairs, relations: WordNetRelations, parse: bool, name: str) -> tuple[F
     if label is not None:
         content &= ~np.isin(label, [LABEL_ID["aux"], LABEL_ID["auxpass"]])
     aux_lemmas = np.array([i for w, i in relations._lemma_ids.items() if w in AUXILIARY_LEMMAS], dtype=np.int64)
-    content &= ~((pos == 1) & np.isin(lemma, aux_lemmas) & (label is None))
+    if label is None:
+        content &= ~((pos == 1) & np.isin(lemma, aux_lemmas))
+    content &= lemma != relations.lemma_ids(["be"])[0]  # a copula says nothing of its own
     out = []
     for sids in (sid[:n], sid[n:]):
         side_lengths = lengths[sids]

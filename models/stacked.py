@@ -8,6 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
 
 from .common import check_training_labels
 from .logistic import C_GRID, LogisticClassifier
@@ -37,7 +38,7 @@ class StackedClassifier(ClassifierMixin, BaseEstimator):
         training rows and is deterministic for a given random_state). Defaults chosen by 5-fold
         CV on SICK train (README, "The strongest baseline").
     random_state: seeds the folds and the trees.
-    n_jobs: worker processes for the out-of-fold LR fits.
+    n_jobs: worker processes for the out-of-fold LR fits, and OpenMP threads for the trees.
     Fitted: `lr_` (LogisticClassifier on all rows), `trees_` (the boosted trees), `C_`,
     `lr_scores_` (C -> out-of-fold accuracy), `dense_mask_`, `classes_`.
     """
@@ -86,7 +87,8 @@ class StackedClassifier(ClassifierMixin, BaseEstimator):
             learning_rate=self.learning_rate, max_iter=self.max_iter, max_leaf_nodes=self.max_leaf_nodes,
             min_samples_leaf=self.min_samples_leaf, l2_regularization=self.l2_regularization,
             early_stopping=False, random_state=self.random_state)
-        self.trees_.fit(np.hstack([dense, out_of_fold]), y)
+        with self._threads():
+            self.trees_.fit(np.hstack([dense, out_of_fold]), y)
         self.lr_ = LogisticClassifier(C=self.C_, random_state=self.random_state).fit(sparse_part, y)
         self.classes_ = self.trees_.classes_
         return self
@@ -123,14 +125,23 @@ class StackedClassifier(ClassifierMixin, BaseEstimator):
         dense, sparse_part = self._split(X)
         return np.hstack([dense, self.lr_.predict_proba(sparse_part)])
 
+    def _threads(self):
+        """The trees' OpenMP threads: n_jobs of them (None or -1: every core). On a shared
+        machine, more OpenMP threads than free cores spin and slow the fit down many times."""
+        return threadpool_limits(None if self.n_jobs in (None, -1) else max(1, int(self.n_jobs)), user_api="openmp")
+
     def predict_proba(self, X):
-        return self.trees_.predict_proba(self._stacked(X))
+        stacked = self._stacked(X)
+        with self._threads():
+            return self.trees_.predict_proba(stacked)
 
     def predict(self, X):
         return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
 
     def decision_function(self, X):
-        return self.trees_.decision_function(self._stacked(X))
+        stacked = self._stacked(X)
+        with self._threads():
+            return self.trees_.decision_function(stacked)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

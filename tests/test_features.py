@@ -311,7 +311,8 @@ def test_unannotated_pairs_are_refused():
 def test_groups_and_resolve():
     assert GROUPS["lexicalized"] == PAPER_TYPES == ("bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams",
                                                     "cross_bigrams")
-    assert BUILTIN == PAPER_TYPES + ("wordnet", "negation") == GROUPS["extended"]
+    assert GROUPS["extended"] == PAPER_TYPES + ("wordnet", "negation")
+    assert BUILTIN == GROUPS["extended"] + ("alignment", "syntax", "quantifiers") == GROUPS["strongest"]
     assert resolve("unigrams_only") == ["bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams"]
     assert resolve("lexicalized", ["cross_bigrams"]) == resolve("unigrams_only")
     assert resolve("unlexicalized") == ["bleu", "length_diff", "overlap"]
