@@ -85,3 +85,13 @@ def test_the_engine_hands_the_mask_to_the_model():
     row, = record["rows"]
     # unlexicalized: bleu 1 + length_diff 1 + overlap 4 real-valued columns, whatever the bins
     assert row["fitted"]["dense_columns"] == 6 and row["metrics"]["dev"]["accuracy"] > 0.4
+
+
+def test_blend_mixes_trees_and_logistic_regression():
+    X, y = toy()
+    trees_only = StackedClassifier(blend=0.0, **FAST).fit(X, y)
+    assert np.allclose(trees_only.predict_proba(X), trees_only.trees_.predict_proba(trees_only._stacked(X)))
+    lr_only = StackedClassifier(blend=1.0, **FAST).fit(X, y)
+    assert np.allclose(lr_only.predict_proba(X), lr_only.lr_.predict_proba(X))  # lr_columns="all": every column
+    with pytest.raises(ValueError, match="blend must be between 0 and 1"):
+        StackedClassifier(blend=1.5, **FAST).fit(X, y)
