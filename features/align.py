@@ -209,8 +209,7 @@ def content_cells(p: Flat, h: Flat) -> tuple[np.ndarray, np.ndarray]:
     # Group content tokens by (row, POS) on both sides and multiply out the groups both have.
     p_group = p_rows * 4 + p.pos[pc]
     h_group = h_rows * 4 + h.pos[hc]
-    p_order = np.argsort(p_group, kind="stable")
-    h_order = np.argsort(h_group, kind="stable")
+    p_order, h_order = _stable_order(p_group), _stable_order(h_group)
     h_counts = np.bincount(h_group, minlength=n * 4)
     h_first = np.cumsum(h_counts) - h_counts
     reps = h_counts[p_group[p_order]]
@@ -218,6 +217,11 @@ def content_cells(p: Flat, h: Flat) -> tuple[np.ndarray, np.ndarray]:
     run_start = np.cumsum(reps) - reps
     b_local = np.arange(len(a), dtype=np.int64) - np.repeat(run_start - h_first[p_group[p_order]], reps)
     return pc[a], hc[h_order[b_local]]
+
+
+def _stable_order(keys: np.ndarray) -> np.ndarray:
+    """argsort(keys, kind="stable") for non-negative keys below 2**31, by one packed sort (faster)."""
+    return (np.sort((keys.astype(np.int64) << 32) | np.arange(len(keys), dtype=np.int64)) & 0xFFFFFFFF).astype(np.int64)
 
 
 def count_by_row(rows: np.ndarray, n: int, weights=None) -> np.ndarray:

@@ -94,14 +94,15 @@ class Syntax(AlignedFeature):
 
 def _first_child(side: Flat, parents: np.ndarray, labels, n: int) -> np.ndarray:
     """Per pair, the first token with one of `labels` whose head is that pair's `parents` token (-1: none)."""
-    tokens = np.arange(len(side.head))
-    rows = side.rows
-    ok = np.isin(side.label, labels) & (side.head != tokens)
-    ok &= parents[rows] >= 0
-    ok &= side.head == np.where(parents[rows] >= 0, parents[rows], -1)
+    wanted = np.zeros(len(LABEL_ID), dtype=bool)
+    wanted[labels] = True
+    candidates = np.flatnonzero(wanted[side.label])  # few tokens carry a given label: test only those
+    rows = side.rows[candidates]
+    parent = parents[rows]
+    head = side.head[candidates]
+    hits = candidates[(parent >= 0) & (head == parent) & (head != candidates)]
     found = np.full(n, -1, dtype=np.int64)
-    hits = np.flatnonzero(ok)[::-1]  # reversed, so the earliest token is written last
-    found[rows[hits]] = hits
+    found[side.rows[hits[::-1]]] = hits[::-1]  # reversed, so the earliest token is written last
     return found
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from features import PairFeaturizer
 from models import MODELS, StackedClassifier
@@ -95,3 +96,10 @@ def test_blend_mixes_trees_and_logistic_regression():
     assert np.allclose(lr_only.predict_proba(X), lr_only.lr_.predict_proba(X))  # lr_columns="all": every column
     with pytest.raises(ValueError, match="blend must be between 0 and 1"):
         StackedClassifier(blend=1.5, **FAST).fit(X, y)
+
+
+# scikit-learn's shared estimator checks (~55 of them, a few seconds in all), on a small, fast
+# configuration: C fixed, two folds, five boosting rounds.
+@parametrize_with_checks([StackedClassifier(C=1.0, cv=2, max_iter=5)])
+def test_scikit_learn_estimator_checks(estimator, check):
+    check(estimator)
