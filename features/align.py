@@ -151,7 +151,7 @@ def sides(pairs, relations: WordNetRelations, parse: bool, name: str) -> tuple[F
     content = (pos >= 0) & ~np.isin(form, negator_forms)
     if label is not None:
         content &= ~np.isin(label, [LABEL_ID["aux"], LABEL_ID["auxpass"]])
-    aux_lemmas = np.array([i for w, i in relations._lemma_ids.items() if w in AUXILIARY_LEMMAS], dtype=np.int64)
+    aux_lemmas = relations.lemma_ids(sorted(AUXILIARY_LEMMAS))
     if label is None:
         content &= ~((pos == 1) & np.isin(lemma, aux_lemmas))
     content &= lemma != relations.lemma_ids(["be"])[0]  # a copula says nothing of its own

@@ -3,7 +3,6 @@ parsed by hand and the tiny test WordNet (tests/wordnet_fixture.py)."""
 from __future__ import annotations
 
 import nltk.data
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -90,12 +90,13 @@ def test_the_engine_hands_the_mask_to_the_model():
 
 def test_blend_mixes_trees_and_logistic_regression():
     X, y = toy()
-    trees_only = StackedClassifier(blend=0.0, **FAST).fit(X, y)
+    fast = {**FAST, "max_iter": 5}
+    trees_only = StackedClassifier(blend=0.0, **fast).fit(X, y)
     assert np.allclose(trees_only.predict_proba(X), trees_only.trees_.predict_proba(trees_only._stacked(X)))
-    lr_only = StackedClassifier(blend=1.0, **FAST).fit(X, y)
+    lr_only = StackedClassifier(blend=1.0, **fast).fit(X, y)
     assert np.allclose(lr_only.predict_proba(X), lr_only.lr_.predict_proba(X))  # lr_columns="all": every column
     with pytest.raises(ValueError, match="blend must be between 0 and 1"):
-        StackedClassifier(blend=1.5, **FAST).fit(X, y)
+        StackedClassifier(blend=1.5, **fast).fit(X, y)
 
 
 # scikit-learn's shared estimator checks (~55 of them, a few seconds in all), on a small, fast
