@@ -286,6 +286,7 @@ class AlignedFeature(DenseFeature):
 
     needs_lemmas: ClassVar[bool] = True
     needs_parses: ClassVar[bool] = True
+    _saved_parts: ClassVar[tuple] = (WordNetRelations,)  # a model file may rebuild its cache of relations
 
     def __init__(self, *, lowercase: bool = True, scale: str = "standard", bins: int = 0,
                  bin_integers: str = "values", wordnet_dir=None):

@@ -50,6 +50,7 @@ class WordNet(DenseFeature):
 
     name = "wordnet"
     needs_lemmas: ClassVar[bool] = True
+    _saved_parts: ClassVar[tuple] = (WordNetRelations,)  # a model file may rebuild its cache of relations
     columns = tuple(f"count_{r}" for r in RELATIONS) + tuple(f"share_{r}" for r in RELATIONS)
     integer_columns = tuple(f"count_{r}" for r in RELATIONS)
 

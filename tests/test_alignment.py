@@ -90,3 +90,13 @@ def test_identical_sentences_align_fully(tiny_wordnet, tokens):
     assert row["share_aligned"] == 1.0 and row["share_exact"] == 1.0 and row["jaccard"] == 1.0
     assert row["unaligned"] == 0 and row["premise_unaligned"] == 0
     assert all(0.0 <= row[c] <= 1.0 for c in row if c.startswith("share"))
+
+
+def test_a_fitted_alignment_travels_in_a_model_file(tiny_wordnet):
+    # The model file rebuilds the type and its WordNetRelations cache from data (no pickle).
+    from experiments.outputs.model_files import _Decoder, _Encoder, known_classes
+    feature = Alignment(wordnet_dir=str(tiny_wordnet)).fit([BITES, NOT_RUNNING])
+    encoder = _Encoder(known_classes())
+    tree = encoder.encode(feature)
+    restored = _Decoder(known_classes(), dict(enumerate(encoder.arrays))).decode(tree)
+    assert (restored.transform([BITES, NOT_RUNNING]) != feature.transform([BITES, NOT_RUNNING])).nnz == 0
