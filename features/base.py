@@ -49,6 +49,10 @@ class FeatureType(TransformerMixin, BaseEstimator):
         whose name says it all."""
         return float(value)
 
+    def real_valued_mask(self) -> np.ndarray:
+        """bool per output column: whether it holds a real value (rather than a 0/1 indicator)."""
+        return np.zeros(self.n_features_out_, dtype=bool)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.two_d_array = False
@@ -206,6 +210,13 @@ class DenseFeature(FeatureType):
     @property
     def n_features_out_(self) -> int:
         return len(self.columns) + sum(len(e) + 1 for e in self.bin_edges_ if len(e))
+
+    def real_valued_mask(self) -> np.ndarray:
+        """The (scaled) value columns come first; their binned copies are indicators."""
+        check_is_fitted(self, "scale_")
+        mask = np.zeros(self.n_features_out_, dtype=bool)
+        mask[:len(self.columns)] = True
+        return mask
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "scale_")

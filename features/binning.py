@@ -23,7 +23,7 @@ def fit_edges(values: np.ndarray, bins: int, integer: bool, integer_mode: str = 
     if bins < 2 or len(values) == 0:
         return np.zeros(0)
     if integer:
-        seen = np.unique(values)
+        seen = _distinct_integers(values)
         if integer_mode == "values" and len(seen) <= bins:
             return seen[:-1] + 0.5
     edges = np.quantile(values, np.linspace(0, 1, bins + 1)[1:-1], method="linear")
@@ -33,6 +33,16 @@ def fit_edges(values: np.ndarray, bins: int, integer: bool, integer_mode: str = 
     # An edge at or below the smallest value (many ties at the minimum, e.g. BLEU 0) would leave
     # the first bin empty, and one above the largest the last.
     return edges[(edges > values.min()) & (edges <= values.max())]
+
+
+def _distinct_integers(values: np.ndarray) -> np.ndarray:
+    """np.unique of whole numbers; by counting when their range is small (counts, lengths: ~10x
+    faster than hashing half a million values, for each of the dozens of count columns)."""
+    low, high = values.min(), values.max()
+    if high - low < 1 << 16:
+        offsets = (values - low).astype(np.int64)
+        return np.flatnonzero(np.bincount(offsets, minlength=int(high - low) + 1)) + low
+    return np.unique(values)
 
 
 def bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:

@@ -180,6 +180,13 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         check_is_fitted(self, "types_")
         return {name: feature.provenance() for name, feature in self.types_.items() if hasattr(feature, "provenance")}
 
+    def real_valued_mask(self) -> np.ndarray:
+        """bool per column: a real value (a dense type's value columns), not a 0/1 indicator (what
+        models that treat the two apart read, e.g. `models.stacked`)."""
+        check_is_fitted(self, "types_")
+        parts = [feature.real_valued_mask() for feature in self.types_.values()]
+        return np.concatenate(parts) if parts else np.zeros(0, dtype=bool)
+
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         check_is_fitted(self, "types_")
         parts = [feature.get_feature_names_out() for feature in self.types_.values()]
@@ -199,7 +206,10 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 # hold the most memory (~0.2-0.3 GB each at SNLI scale), mostly at their end (sorting keys,
 # building the matrix).
 _COST = {"cross_unigrams": 1.1, "bleu": 1.0, "cross_bigrams": 0.9, "hyp_ngrams": 0.35, "overlap": 0.25,
-         "length_diff": 0.05, "wordnet": 1.7, "negation": 0.5}  # wordnet: SICK cycled to 550,152 pairs
+         "length_diff": 0.05, "wordnet": 1.7, "negation": 0.5,  # wordnet: SICK cycled to 550,152 pairs
+         # The alignment types (SICK cycled, parses warm): the first of them to run builds the
+         # batch's shared alignment (most of alignment's figure), the others wait for it.
+         "alignment": 7.0, "syntax": 4.0, "quantifiers": 2.5}
 _HEAVY = ("cross_unigrams", "cross_bigrams")
 
 

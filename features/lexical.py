@@ -54,6 +54,9 @@ _LEMMA_BITS = 30  # a key packs (premise lemma id, hypothesis lemma id, POS code
 _SUBSTITUTABLE = 8  # cache values: the relation's index in RELATIONS, plus this bit
 _FOLD_AT = 1 << 16  # fresh entries gathered in a dict before they are merged into the arrays
 _NEVER = 1 << 30  # the steps to a synset that is not reached (an int: inf <= inf would match)
+# NLTK's WordNet reader loads synsets lazily and is not safe across threads: feature types that
+# run on threads of one featurizer (`wordnet`, `alignment`) read it one at a time.
+_READER_LOCK = threading.Lock()
 
 
 def coarse_pos(tag: str) -> str | None:
@@ -260,6 +263,13 @@ class WordNetRelations:
         return RELATIONS.index("unrelated") | free
 
     def _lemma_senses(self, lemma: str, pos: str) -> _LemmaSenses:
+        found = self._senses.get((lemma, pos))
+        if found is None:
+            with _READER_LOCK:
+                return self._read_senses(lemma, pos)
+        return found
+
+    def _read_senses(self, lemma: str, pos: str) -> _LemmaSenses:
         found = self._senses.get((lemma, pos))
         if found is None:
             wn = self.reader

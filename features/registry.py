@@ -4,6 +4,7 @@ from __future__ import annotations
 import inspect
 from typing import Callable
 
+from .alignment import Alignment
 from .bleu import Bleu
 from .cross_bigrams import CrossBigrams
 from .cross_unigrams import CrossUnigrams
@@ -13,6 +14,8 @@ from .length_diff import LengthDiff
 from .negation import Negation
 from .options import feature_params
 from .overlap import Overlap
+from .quantifiers import Quantifiers
+from .syntax import Syntax
 from .wordnet import WordNet
 
 FEATURE_TYPES: dict[str, Callable[..., object]] = {
@@ -25,6 +28,11 @@ FEATURE_TYPES: dict[str, Callable[..., object]] = {
     # Beyond the paper (issue 12): WordNet relations on lemmas, and negation on one side only.
     "wordnet": WordNet,
     "negation": Negation,
+    # Beyond the paper (issue 14): an alignment of the hypothesis to the premise, the dependency
+    # parse's roles and negation scope, quantifiers and numbers.
+    "alignment": Alignment,
+    "syntax": Syntax,
+    "quantifiers": Quantifiers,
 }
 BUILTIN = tuple(FEATURE_TYPES)
 # The SNLI paper's six types (section 3.2), frozen: a type registered later never changes what
@@ -36,6 +44,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "unlexicalized": ("bleu", "length_diff", "overlap"),
     "hypothesis_only": ("hyp_ngrams",),
     "extended": PAPER_TYPES + ("wordnet", "negation"),
+    # The types that together score best by CV on train and on dev (issue 14; README, "The
+    # strongest baseline"): every type but none left out helped.
+    "strongest": PAPER_TYPES + ("wordnet", "negation", "alignment", "syntax", "quantifiers"),
 }
 GROUP_TITLES = {
     "lexicalized": "lexicalized (the paper's six types)",
@@ -43,6 +54,7 @@ GROUP_TITLES = {
     "unlexicalized": "unlexicalized (BLEU, length, overlap)",
     "hypothesis_only": "hypothesis only (n-grams)",
     "extended": "extended (the paper's six + WordNet relations + negation)",
+    "strongest": "strongest (extended + alignment, syntax, quantifiers)",
 }
 
 

@@ -3,12 +3,13 @@
 MODELS maps the `--model` names to specs (`models.spec.ModelSpec`); adding a model is one
 module with the estimator and its spec, plus one `register_model` line here.
 """
-from . import edit_distance, logistic, majority
+from . import edit_distance, logistic, majority, stacked
 from .common import TrainingDataError
 from .edit_distance import EditDistanceClassifier
 from .logistic import C_GRID, LogisticClassifier
 from .majority import MajorityClassifier
 from .spec import ModelSpec, Tuning
+from .stacked import StackedClassifier
 
 MODELS: dict[str, ModelSpec] = {}
 DEFAULT_MODEL = "lr"
@@ -38,6 +39,7 @@ def get_model(name: str) -> ModelSpec:
 register_model(logistic.SPEC)
 register_model(edit_distance.SPEC)
 register_model(majority.SPEC)
+register_model(stacked.SPEC)
 
 __all__ = ["C_GRID", "DEFAULT_MODEL", "EditDistanceClassifier", "LogisticClassifier", "MODELS", "MajorityClassifier",
-           "ModelSpec", "TrainingDataError", "Tuning", "get_model", "register_model", "unregister_model"]
+           "ModelSpec", "StackedClassifier", "TrainingDataError", "Tuning", "get_model", "register_model", "unregister_model"]

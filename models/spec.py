@@ -49,6 +49,9 @@ class ModelSpec:
     min_classes: the fewest training classes it can learn from.
     needs_lemmas: it reads lemmas (`features.annotate(..., lemmas=True)`).
     tuning: how its hyperparameters are chosen, or None.
+    real_valued_param: for a matrix model that treats real-valued columns apart from indicator
+        columns, the name of its parameter taking a boolean mask of the real-valued columns of the
+        matrix it gets; the drivers set it from the featurizer (`PairFeaturizer.real_valued_mask`).
     describe: fitted model -> JSON-able facts for the run record and the report.
     reference: a reference row (the majority class): reports read the other rows against it, and
         a table that has it needs no separately computed reference.
@@ -62,6 +65,7 @@ class ModelSpec:
     min_classes: int = 2
     needs_lemmas: bool = False
     tuning: Tuning | None = None
+    real_valued_param: str | None = None
     describe: Callable[[Any], dict] = field(default=_no_details)
     reference: bool = False
 

@@ -169,3 +169,46 @@ TINY = [
 @pytest.fixture
 def tiny() -> list[Pair]:
     return list(TINY)
+
+
+def parsed_pair(premise: str, hypothesis: str, premise_tags: str, hypothesis_tags: str, premise_lemmas: str,
+                hypothesis_lemmas: str, premise_parse: str, hypothesis_parse: str, label: str = "entailment",
+                id: str = "p") -> Pair:
+    """A pair with tokens, tags and lemmas by hand, and dependency parses by hand that the parse
+    memo (`features.parsing.remember_parses`) will return for its sentences. A parse is written
+    `HEAD:LABEL` per token, HEAD the head's position (the root's own position)."""
+    from features.parsing import remember_parses
+    pair = make_pair(premise, hypothesis, label, premise_tags, hypothesis_tags, id)
+    pair = pair.with_annotation((pair.premise_tokens, pair.premise_tags, tuple(premise_lemmas.split())),
+                                (pair.hypothesis_tokens, pair.hypothesis_tags, tuple(hypothesis_lemmas.split())))
+    for tokens, parse in ((pair.premise_tokens, premise_parse), (pair.hypothesis_tokens, hypothesis_parse)):
+        arcs = [arc.split(":") for arc in parse.split()]
+        assert len(arcs) == len(tokens), (tokens, parse)
+        remember_parses({tokens: ([int(h) for h, _ in arcs], [label for _, label in arcs])})
+    return pair
+
+
+# Dependency parses by hand (HEAD:LABEL per token) of TINY's sentences and the contract's unseen
+# pair, for the types that read parses (`needs_parses`), so no test depends on a parser's output.
+TINY_PARSES = {
+    "A man is sleeping .": "1:det 3:nsubj 3:aux 3:ROOT 3:punct",
+    "A person is sleeping .": "1:det 3:nsubj 3:aux 3:ROOT 3:punct",
+    "A man is running .": "1:det 3:nsubj 3:aux 3:ROOT 3:punct",
+    "A tall woman is eating an apple .": "2:det 2:amod 4:nsubj 4:aux 4:ROOT 6:det 4:dobj 4:punct",
+    "A woman is eating .": "1:det 3:nsubj 3:aux 3:ROOT 3:punct",
+    "A woman is eating lunch at home .": "1:det 3:nsubj 3:aux 3:ROOT 3:dobj 3:prep 5:pobj 3:punct",
+    "Two dogs run in the park .": "1:nummod 2:nsubj 2:ROOT 2:prep 5:det 3:pobj 2:punct",
+    "No dogs are running .": "1:det 3:nsubj 3:aux 3:ROOT 3:punct",
+    "Two dogs are playing fetch .": "1:nummod 3:nsubj 3:aux 3:ROOT 3:dobj 3:punct",
+    "Quokkas juggle .": "1:nsubj 1:ROOT 1:punct",
+    "Wombats dance .": "1:nsubj 1:ROOT 1:punct",
+}
+
+
+def remember_tiny_parses() -> None:
+    from features.parsing import remember_parses
+    parses = {}
+    for sentence, parse in TINY_PARSES.items():
+        arcs = [arc.split(":") for arc in parse.split()]
+        parses[tuple(sentence.split())] = ([int(h) for h, _ in arcs], [label for _, label in arcs])
+    remember_parses(parses)

@@ -144,6 +144,9 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
         result["fallback"] = f"the sample has {len(set(y_train))} class(es): predicted by its majority class"
     else:
         estimator = spec.build(seed=config.seed, jobs=jobs)
+        if spec.real_valued_param and featurizer is not None:  # the model treats real values apart from indicators
+            mask = featurizer.real_valued_mask()
+            estimator.set_params(**{spec.real_valued_param: mask if cols is None else mask[cols]})
         if spec.tuning is not None:
             selection = tune(spec, estimator, {**config.grids, **row.grid}, X_train, y_train, X_sel, y_sel,
                              cv_folds=config.cv_folds, seed=config.seed, jobs=jobs, tune_on=config.tune_on)

@@ -20,7 +20,6 @@ from .common import (
     decoded_lines,
     is_blank,
     iter_jsonl,
-    iter_tsv,
     sentence_pair,
     text_value,
 )

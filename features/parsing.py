@@ -1,0 +1,189 @@
+"""Dependency parses of tokenized sentences, cached on disk by content, for the `syntax` and
+`alignment` feature types.
+
+A parse is computed from a sentence's own tokens (whatever tokenized it: spaCy for tagged
+corpora, SNLI's parse leaves), by spaCy's tok2vec + parser (the parser of the tagging model,
+`en_core_web_sm`), so that heads always index the tokens the features see. Per sentence, a parse
+is two equal-length tuples: each token's head (its position in the sentence; the root points at
+itself) and its dependency label (ClearNLP labels, spaCy's English scheme).
+
+Parses are cached like tags (`features.annotation.AnnotationCache`), keyed by the sentence's
+tokens and the parser's name and version, so a second run does no parsing at all; within a
+process, every distinct token tuple is parsed (or read) once (`parse_sentences`).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from .annotation import CHUNK_SENTENCES, AnnotationCache, _installed_model, _model_id, _progress, default_cache_dir
+
+Tokens = tuple[str, ...]
+Parse = tuple[np.ndarray, np.ndarray]  # (head position per token int32, label id per token uint8)
+# spaCy's English dependency labels (en_core_web_sm 3.8's parser); anything else maps to "dep".
+LABELS = ("ROOT", "acl", "acomp", "advcl", "advmod", "agent", "amod", "appos", "attr", "aux", "auxpass", "case",
+          "cc", "ccomp", "compound", "conj", "csubj", "csubjpass", "dative", "dep", "det", "dobj", "expl", "intj",
+          "mark", "meta", "neg", "nmod", "npadvmod", "nsubj", "nsubjpass", "nummod", "oprd", "parataxis", "pcomp",
+          "pobj", "poss", "preconj", "predet", "prep", "prt", "punct", "quantmod", "relcl", "xcomp")
+LABEL_ID = {label: i for i, label in enumerate(LABELS)}
+PARSER_PIPES = ("tok2vec", "parser")
+
+
+class SpacyParser:
+    """spaCy's tok2vec + parser run on given tokens (no tokenizer, no tagger).
+
+    model: a spaCy package name; default as for `features.annotation.SpacyTagger`.
+    """
+
+    def __init__(self, model: str | None = None):
+        self.model = model
+
+    @property
+    def name(self) -> str:
+        return f"{_model_id(self.model or _installed_model())}+parser-from-tokens"
+
+    def parse(self, sentences: Sequence[Tokens], progress: bool = False) -> list[tuple[Tokens, Tokens]]:
+        """(heads as decimal strings, labels) per sentence: the cache's format."""
+        import spacy
+        from spacy.tokens import Doc
+        if getattr(self, "nlp_", None) is None:
+            model = self.model or _installed_model()
+            self.nlp_ = spacy.load(model, exclude=["tagger", "attribute_ruler", "lemmatizer", "ner", "senter"])
+            lacking = [p for p in PARSER_PIPES if p not in self.nlp_.pipe_names]
+            if lacking:
+                raise RuntimeError(f"spaCy model {model} has no {', '.join(lacking)} component: it cannot parse")
+        vocab = self.nlp_.vocab
+        docs = (Doc(vocab, words=[w or " " for w in tokens]) for tokens in sentences)
+        out = []
+        for doc in self.nlp_.pipe(docs, batch_size=256):
+            out.append((tuple(str(t.head.i) for t in doc), tuple(t.dep_ for t in doc)))
+        return out
+
+
+def _key(tokens: Tokens) -> str:
+    return hashlib.blake2b(json.dumps(tokens, ensure_ascii=False).encode(), digest_size=16).hexdigest()
+
+
+_MEMO: dict[Tokens, Parse] = {}
+_MEMO_LOCK = threading.Lock()
+_MEMO_LIMIT = 2_000_000  # distinct sentences kept in memory per process (SNLI train has ~700k)
+
+
+def _as_parse(entry, n: int) -> Parse | None:
+    if len(entry) != 2 or len(entry[0]) != n:
+        return None
+    try:
+        heads = np.array([int(h) for h in entry[0]], dtype=np.int32)
+    except ValueError:
+        return None
+    if n and (heads.min() < 0 or heads.max() >= n):
+        return None
+    return heads, np.array([LABEL_ID.get(label, LABEL_ID["dep"]) for label in entry[1]], dtype=np.uint8)
+
+
+def parse_sentences(sentences: Sequence[Tokens], *, parser=None, cache_dir: Path | str | None = None,
+                    progress: bool = False, stats: dict | None = None) -> list[Parse]:
+    """The parse of every token tuple, from this process's memo, the disk cache or the parser.
+
+    parser: anything with `name` and `parse(token tuples)` like SpacyParser (default one).
+    stats: receives `sentences` (distinct), `memo`, `cached` and `parsed` counts.
+    """
+    distinct = list(dict.fromkeys(sentences))
+    with _MEMO_LOCK:
+        found = {s: _MEMO[s] for s in distinct if s in _MEMO}
+    missing = [s for s in distinct if s not in found]
+    counts = {"sentences": len(distinct), "memo": len(found), "cached": 0, "parsed": 0}
+    if missing:
+        parser = parser or SpacyParser()
+        cache = AnnotationCache(Path(cache_dir) if cache_dir else default_cache_dir(), parser.name)
+        keys = [_key(s) for s in missing]
+        known = cache.load()
+        todo = []
+        for key, sentence in zip(keys, missing):
+            entry = known.get(key)
+            parse = _as_parse(entry, len(sentence)) if entry is not None else None
+            if parse is None:
+                todo.append((key, sentence))
+            else:
+                found[sentence] = parse
+        counts["cached"] = len(missing) - len(todo)
+        del known
+        bar = _progress(len(todo), "parsing", progress)
+        try:
+            for start in range(0, len(todo), CHUNK_SENTENCES):
+                part = todo[start:start + CHUNK_SENTENCES]
+                results = parser.parse([sentence for _, sentence in part])
+                if len(results) != len(part):
+                    raise RuntimeError(f"parser {parser.name} returned {len(results)} parses for {len(part)}")
+                fresh = {}
+                for (key, sentence), result in zip(part, results):
+                    entry = (tuple(result[0]), tuple(result[1]))
+                    parse = _as_parse(entry, len(sentence))
+                    if parse is None:
+                        raise ValueError(f"parser {parser.name} gave a malformed parse for {sentence!r}")
+                    fresh[key] = entry
+                    found[sentence] = parse
+                cache.add(fresh)
+                bar.update(len(part))
+        finally:
+            bar.close()
+        cache.compact()
+        counts["parsed"] = len(todo)
+        with _MEMO_LOCK:
+            if len(_MEMO) + len(missing) > _MEMO_LIMIT:
+                _MEMO.clear()
+            _MEMO.update((s, found[s]) for s in missing)
+    if stats is not None:
+        stats.update(counts)
+    return [found[s] for s in sentences]
+
+
+def flat_parses(token_tuples: Sequence[Tokens], **kwargs) -> tuple[np.ndarray, np.ndarray]:
+    """Heads (as flat indices into the concatenated tokens) and label ids of many sentences,
+    each distinct tuple (by identity, then content) parsed or looked up once."""
+    ids = np.fromiter(map(id, token_tuples), dtype=np.int64, count=len(token_tuples))
+    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    distinct = [token_tuples[i] for i in first.tolist()]
+    parses = parse_sentences(distinct, **kwargs)
+    lengths = np.fromiter(map(len, token_tuples), dtype=np.int64, count=len(token_tuples))
+    offsets = np.zeros(len(token_tuples) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    if not len(token_tuples) or not offsets[-1]:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint8)
+    d_heads = [p[0] for p in parses]
+    d_labels = [p[1] for p in parses]
+    d_len = np.fromiter(map(len, d_heads), dtype=np.int64, count=len(d_heads))
+    d_off = np.zeros(len(d_heads) + 1, dtype=np.int64)
+    np.cumsum(d_len, out=d_off[1:])
+    all_heads = np.concatenate(d_heads).astype(np.int64) if d_heads else np.zeros(0, dtype=np.int64)
+    all_labels = np.concatenate(d_labels) if d_labels else np.zeros(0, dtype=np.uint8)
+    gather = np.repeat(d_off[inverse] - offsets[:-1], lengths) + np.arange(offsets[-1])
+    rows = np.repeat(np.arange(len(token_tuples)), lengths)
+    heads = all_heads[gather] + offsets[rows]
+    return heads, all_labels[gather]
+
+
+def remember_parses(parses: dict) -> None:
+    """Use these parses for these sentences in this process: {token tuple: (heads, labels)},
+    heads as positions in the sentence (a root points at itself), labels from `LABELS`. For
+    parses from elsewhere (another parser, gold trees) and for tests with parses written by hand.
+    """
+    checked = {}
+    for tokens, (heads, labels) in parses.items():
+        parse = _as_parse((tuple(str(h) for h in heads), tuple(labels)), len(tokens))
+        if parse is None or any(label not in LABEL_ID for label in labels):
+            raise ValueError(f"malformed parse for {tokens!r}: heads {heads!r}, labels {labels!r}")
+        checked[tuple(tokens)] = parse
+    with _MEMO_LOCK:
+        _MEMO.update(checked)
+
+
+def forget_parses() -> None:
+    """Empty this process's memo of parses (the disk cache stays)."""
+    with _MEMO_LOCK:
+        _MEMO.clear()

