@@ -70,6 +70,10 @@ PAPER_TABLE = (
     PaperRow("lr_lexical_resources", "lr", "lexicalized,wordnet", True, wordnet=True),
     PaperRow("edit_distance_wordnet", "edit_distance", None, True, grid=(("wordnet", (True,)),), wordnet=True),
     PaperRow("majority", "majority", None, True),  # the paper's Table 4 quotes the 2-class majority
+    # Beyond the paper: the strongest classical baseline (WordNet alignment, syntax, quantifiers), and
+    # gradient-boosted trees stacked on it; both read WordNet and a dependency parse of every sentence.
+    PaperRow("strongest", "lr", "strongest", None, wordnet=True),
+    PaperRow("stacked", "stacked", "strongest", None, wordnet=True),
 )
 
 
