@@ -117,7 +117,7 @@ def fit_point(point: Point, config: CurveConfig, inputs: dict, run_config) -> di
     ys = y_train[idx]
     started = time.perf_counter()
     spec = config.spec
-    chosen = ""
+    chosen, kept = "", None
     if len(set(ys)) < spec.min_classes:
         model = MajorityClassifier()  # a sample with one class predicts it
     else:
@@ -126,7 +126,8 @@ def fit_point(point: Point, config: CurveConfig, inputs: dict, run_config) -> di
             selection = tune(spec, model, run_config.grids, Xs, ys, X_sel, y_sel,
                              cv_folds=run_config.cv_folds, seed=run_config.seed)
             chosen = candidate_label(selection.chosen)
-    model.fit(Xs, ys)
+            kept = selection.model  # the chosen candidate's fit on this sample, when selection kept it
+    model = kept if kept is not None else model.fit(Xs, ys)
     seconds = time.perf_counter() - started
     return {"config": point.config, "size": point.size, "requested_size": point.requested, "seed": point.seed,
             "train_accuracy": float(np.mean(model.predict(Xs) == ys)),

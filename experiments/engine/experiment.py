@@ -140,8 +140,9 @@ def _label_set(corpus, y_train: np.ndarray, binary: bool) -> list[str]:
 
 
 def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer | None, config: RunConfig,
-            jobs: int) -> dict:
-    """Fit one row, score it, and return its part of the record (the fitted model under `_predictor`)."""
+            jobs: int, progress: bool = False) -> dict:
+    """Fit one row, score it, and return its part of the record (the fitted model under `_predictor`).
+    progress: a progress bar per candidate where the model's selection fits them as a path."""
     started = time.perf_counter()
     spec = row.spec
     if row.two_class:
@@ -164,10 +165,12 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
     else:
         X_train, X_sel, X_eval = data.train, data.selection, data.evaluation
     estimator = spec.build(seed=config.seed, jobs=jobs)
+    kept = None  # the selection's fit at the chosen values, when it kept one: no refit
     if spec.tuning is not None:
         selection = tune(spec, estimator, {**config.grids, **row.grid}, X_train, y_train, X_sel, y_sel,
-                         cv_folds=config.cv_folds, seed=config.seed, jobs=jobs)
+                         cv_folds=config.cv_folds, seed=config.seed, jobs=jobs, progress=progress)
         result["selection"] = selection.record()
+        kept = selection.model
     folds = None
     if data.evaluation is None:  # no dev split: score out-of-fold predictions on train
         folds = stratified_folds(y_train, config.cv_folds, config.seed)
@@ -179,7 +182,7 @@ def run_row(row: Row, data: Splits, matrices: dict, featurizer: PairFeaturizer |
     if config.bootstrap:
         result["bootstrap"] = bootstrap(estimator, X_train, y_train, X_eval, y_eval if folds is None else None,
                                         folds=folds, resamples=config.bootstrap, seed=config.seed, jobs=jobs)
-    model = estimator.fit(X_train, y_train)
+    model = kept if kept is not None else estimator.fit(X_train, y_train)
     train_pred = model.predict(X_train)
     if data.evaluation is not None:
         eval_pred = model.predict(X_eval)
@@ -246,7 +249,7 @@ def run(config: RunConfig, log=None) -> dict:
             results = Parallel(n_jobs=jobs)(delayed(run_row)(r, data, matrices, featurizer, config, 1)
                                             for r in _progress(rows, "rows", config.progress))
         else:
-            results = [run_row(rows[0], data, matrices, featurizer, config, jobs)]
+            results = [run_row(rows[0], data, matrices, featurizer, config, jobs, progress=config.progress)]
     timings["fit_and_evaluate"] = time.perf_counter() - started
     predictors = {r["name"]: r.pop("_predictor") for r in results}
     examples = {r["name"]: r.pop("_examples") for r in results if "_examples" in r}
