@@ -277,3 +277,35 @@ def test_exact_alignment_with_free_cells(rows, weights, data):
                                max_size=4)) if t and h else [] for t, h in zip(premises, hypotheses)]
     expected = [python_distance(t, h, set(f), *weights) for t, h, f in zip(premises, hypotheses, free)]
     np.testing.assert_allclose(exact_distances(premises, hypotheses, free, *weights, chunk=2), expected, atol=1e-9)
+
+
+def test_newton_pcg_block_of_dense_columns_inverts_the_hessian_there():
+    # The preconditioner's exact block (dense columns + intercepts) is the inverse of the Hessian
+    # restricted to those parameters, as the Hessian-vector product computes it.
+    import scipy.sparse as sp
+
+    from models.logistic import _Newton
+    rng = np.random.default_rng(5)
+    bins = np.eye(4)[rng.integers(0, 4, 60)]  # a one-hot group: its columns sum to the intercept's
+    rare = np.zeros((60, 6))
+    rare[rng.choice(60, (6, 2), replace=False).T, np.arange(6)] = 1.0  # two rows each: under 5%
+    X = sp.csr_matrix(np.hstack([rng.normal(size=(60, 1)), bins, rare]).astype(np.float32))
+    codes = rng.integers(0, 3, 60)
+    problem = _Newton(X, codes, 3)
+    assert set(problem.used[problem.block]) == {0, 1, 2, 3, 4}  # the rare columns stay diagonal
+    P = rng.dirichlet(np.ones(3), size=60)
+    lam = 1e-3
+    size = (problem.d + 1) * 3
+    H = np.empty((size, size))
+    for i in range(size):
+        e = np.zeros(size)
+        e[i] = 1.0
+        U = problem.scores(e) * P
+        U -= P * U.sum(axis=1, keepdims=True)
+        problem.transposed(U, H[:, i])
+        H[problem.weights, i] += lam * e[problem.weights]
+    block = problem.block_index
+    inverse = problem.block_inverse(P, lam)
+    np.testing.assert_allclose(inverse, np.linalg.pinv(H[np.ix_(block, block)], rcond=1e-10, hermitian=True),
+                               rtol=1e-4, atol=1e-4 * np.abs(inverse).max())
+    problem.close()

@@ -181,7 +181,7 @@ def test_logistic_path_candidates_equal_cold_fits(monkeypatch):
         assert abs(accuracy - np.mean(cold.predict(X_dev) == y_dev)) <= 1 / len(y_dev)
     kept = chosen.model
     tight = LogisticClassifier(C=kept.C, tol=1e-7).fit(X.astype(np.float64), y)
-    np.testing.assert_allclose(kept.predict_proba(X_dev), tight.predict_proba(X_dev), atol=2e-3)
+    np.testing.assert_allclose(kept.predict_proba(X_dev), tight.predict_proba(X_dev), atol=5e-3)
 
 
 def test_a_path_shows_a_progress_bar_per_candidate_unless_quiet(scripted, capsys):
