@@ -4,6 +4,8 @@
     python experiments/benchmark.py --tagging --data-dir ../shared/data     # spaCy tagging, cold vs warm cache
     python experiments/benchmark.py --pairs 550152 --end-to-end --json results/e2e.json   # read..predict
     python experiments/benchmark.py --end-to-end --scaling 55000,550152 --C 0.03 --json results/scaling.json
+    python experiments/benchmark.py --main-job --repeats 3 --json results/main-job.json   # run.py as a process
+    python experiments/benchmark.py --curve --repeats 3 --json results/curve.json         # the SNLI learning curve
 
 Featurization is measured `--repeats` times and the median is reported (the machine is shared
 and noisy); the straightforward per-pair dict + DictVectorizer build and scikit-learn's
@@ -12,10 +14,17 @@ feature type is also measured alone (on real SICK pairs for those that need real
 --data-dir is given).
 
 End to end, C is chosen as experiments/run.py chooses it (the default grid, on the 10,000 dev
-pairs) unless --C is given; the choice is timed apart from the pipeline (`selection`), since
-every candidate is a full fit. At 100,000 pairs or more the record also compares the default
-fit with a tight reference fit on 100,000 of the pairs (`objective_gap`,
-`accuracy_gap_vs_reference`).
+pairs, fitted as a path) unless --C is given; the chosen candidate's fit is the model. Every
+candidate of the grid is also fitted cold at a tight tolerance (`candidates`: the dev accuracy
+of each against its reference, and the choice the cold search makes) unless --no-reference.
+At 100,000 pairs or more the record also compares the default fit with scikit-learn's
+newton-cg run to 1e-8 on 100,000 of the pairs (`objective_gap`, `accuracy_gap_vs_reference`).
+
+--main-job times the README's main job, `experiments/run.py --dataset snli --ablate
+cross_bigrams`, as a process on the generated corpus (or on --data-dir), --repeats times:
+wall time, peak RSS, the stages of its record, the choice of C and convergence of every fit.
+--curve does the same for the README's SNLI-scale learning curve (7 sizes x 3 seeds x 2
+configs, --jobs 2), from an empty output directory each time.
 """
 from __future__ import annotations
 
@@ -29,13 +38,15 @@ from experiments.outputs.records import peak_rss_bytes, versions, write_json_ato
 from experiments.measure import log
 from experiments.measure.end_to_end import bench_end_to_end
 from experiments.measure.featurizing import bench_features, corpus_shape
+from experiments.measure.commands import bench_commands
 from experiments.measure.tagging import bench_tagging
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pairs", type=int, default=SNLI_TRAIN_PAIRS)
-    parser.add_argument("--repeats", type=int, default=3, help="featurization runs; the median is reported")
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="featurization runs, or runs of --main-job or --curve; the median is reported")
     parser.add_argument("--dict-pairs", type=int, default=50_000,
                         help="subset for the slow dict + DictVectorizer reference (default 50,000)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
@@ -48,13 +59,18 @@ def main(argv=None) -> int:
                              "experiments/run.py chooses it)")
     parser.add_argument("--no-reference", action="store_true",
                         help="with --end-to-end: skip the comparison with a tight reference fit")
-    parser.add_argument("--warm-path", action="store_true",
-                        help="with --end-to-end: also time choosing C with warm starts along the grid")
+    parser.add_argument("--main-job", action="store_true",
+                        help="time `experiments/run.py --dataset snli --ablate cross_bigrams` as a process, "
+                             "--repeats times, on the generated corpus (or on --data-dir)")
+    parser.add_argument("--curve", action="store_true",
+                        help="time the README's SNLI-scale learning curve as a process, --repeats times, on the "
+                             "generated corpus (or on --data-dir)")
     parser.add_argument("--write-snli", metavar="DIR",
                         help="only write the generated corpus (train: --pairs, dev: 10,000) as SNLI jsonl into DIR")
     parser.add_argument("--tag-sentences", type=int, default=20_000)
     parser.add_argument("--data-dir", help="corpora for the tagging benchmark (SICK cold/warm) and for the feature "
-                                           "types measured on real pairs (wordnet: SICK)")
+                                           "types measured on real pairs (wordnet: SICK); with --main-job or "
+                                           "--curve, a directory holding SNLI jsonl to run on instead of writing one")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     args = parser.parse_args(argv)
@@ -68,12 +84,14 @@ def main(argv=None) -> int:
         write_snli_jsonl(pairs[args.pairs:], out / "snli_1.0_dev.jsonl")
         print(f"wrote {args.pairs} train and 10000 dev pairs to {out}")
         return 0
-    if args.tagging:
+    if args.main_job or args.curve:
+        record.update(bench_commands("main_job" if args.main_job else "curve", args.data_dir, args.pairs, args.seed,
+                                     args.repeats))
+    elif args.tagging:
         record["tagging"] = bench_tagging(args.data_dir, args.tag_sentences)
     elif args.end_to_end:
         sizes = [int(x) for x in args.scaling.split(",")] if args.scaling else [args.pairs]
-        runs = [bench_end_to_end(n, args.seed, args.C, reference=not args.no_reference, warm_path=args.warm_path)
-                for n in sizes]
+        runs = [bench_end_to_end(n, args.seed, args.C, reference=not args.no_reference) for n in sizes]
         record.update(runs[-1])
         if len(runs) > 1:
             per_pair = {r["pairs"]: r["total_seconds"] / r["pairs"] for r in runs}

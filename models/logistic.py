@@ -9,10 +9,11 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.linalg import blas
 from scipy.special import logsumexp
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
 
 from .common import check_training_labels
 from .spec import ModelSpec, Tuning
@@ -20,7 +21,7 @@ from .spec import ModelSpec, Tuning
 C_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 # A best C at an end of the grid extends the grid, a step (x3.16) at a time, up to these limits.
 C_LIMITS = (1e-5, 1000.0)
-NEWTON = "newton-pcg"  # our Newton-CG with a diagonal preconditioner (`_newton_pcg`)
+NEWTON = "newton-pcg"  # our Newton-CG with a diagonal preconditioner (`_Newton`)
 # "auto" picks newton-pcg for three or more classes from this many training rows, scikit-learn's
 # newton-cg below (same tolerance). Measured on generated SNLI-sized pairs, C = 0.01 / 0.3:
 # newton-cg is faster at 10,000 (0.27 / 0.55 s against 0.68 / 1.56 s) and 50,000 rows (1.6 / 3.4 s
@@ -28,20 +29,38 @@ NEWTON = "newton-pcg"  # our Newton-CG with a diagonal preconditioner (`_newton_
 # against 6.4 / 9.1 s) and at 550,152 newton-pcg is 3.5x faster at C = 0.01 (20 s against 70 s)
 # and 8x or more at C = 0.1 (30 s; newton-cg had not finished after 240 s).
 NEWTON_FROM_ROWS = 100_000
-# Stopping tolerance per solver: the largest entry of the objective's gradient for the Newton
-# solvers (scikit-learn's convention), the relative change of the weights over an epoch for
-# sag/saga. With 1e-4, newton-pcg ends ~1e-6 (C=0.01) to ~1e-4 (C=0.1) above the optimum on
-# 100,000 SNLI-sized pairs, with the reference's dev accuracy (README, "Performance"); saga at
-# its former 1e-2 stopped after ~10 epochs, 0.1-2% above it, and below 1e-4 it stalls.
-SOLVER_TOL = {NEWTON: 1e-4, "newton-cg": 1e-4, "saga": 1e-4, "sag": 1e-4, "lbfgs": 1e-4}
-# No warm starts along the C grid when choosing C, though they were measured 3.3x faster on
-# 550,152 SNLI-sized pairs (113 s against 372 s for the seven cold fits): at that size the
-# penalty's share of the gradient changes by less than tol from one C to the next, so a warm fit
-# at C = 0.1 or 1.0 stopped at once, at the previous C's solution, and scored like it (dev 62.5
-# at C = 0.1 against 61.8 cold). Cold fits, each from zero, are what the scores compare.
+# Stopping tolerance per solver. newton-pcg: relative, ||gradient|| <= tol * ||gradient at 0||
+# (Euclidean norms; LIBLINEAR's rule), the same for every C and wherever a fit starts, so that a
+# path of warm fits stops each at a point comparable to a cold fit's. Measured on the generated
+# SNLI corpus (550,152 pairs, lexicalized minus cross_bigrams, C = 0.003 ... 0.1): cold fits
+# stopped at 5e-4 score within 0.03 points of dev accuracy of fits run to ~1e-5, and so does
+# every fit of the warm path; at 1e-3 the path's gaps reached 0.08 points for 21% fewer CG
+# products; at 4e-3 a cold fit was 0.13 points off. scikit-learn's solvers keep its own rules:
+# the largest gradient entry (newton-cg, lbfgs; absolute, which at SNLI scale a warm start
+# meets at once: the penalty's gradient changes by less than 1e-4 between neighbouring Cs), the
+# relative change of the weights over an epoch for sag/saga (saga at its former 1e-2 stopped
+# after ~10 epochs, 0.1-2% above the optimum, and below 1e-4 it stalls).
+SOLVER_TOL = {NEWTON: 5e-4, "newton-cg": 1e-4, "saga": 1e-4, "sag": 1e-4, "lbfgs": 1e-4}
 # Conjugate-gradient steps per Newton step: where C is large the late steps would take hundreds;
 # capped, Newton takes a few more steps for far fewer products in all (README, "Performance").
+# Below the cap, CG stops at the usual inexact-Newton residual, or at CG_FLOOR times the stopping
+# threshold if that is larger (the residual is about the gradient after the step). On the path
+# above (C = 0.003 ... 0.1, tol 5e-4) the floor 0.5 cut its conjugate-gradient iterations from 324
+# to 217 and starting each fit on the secant through the previous two solutions
+# (`_predicted_start`) from 275 to 217, every candidate still within 0.03 points of dev accuracy.
 MAX_CG = 50
+CG_FLOOR = 0.5
+# The preconditioner is the Hessian's diagonal, except for one exact block: the intercepts and
+# the densest columns (present in at least BLOCK_MIN_SHARE of the rows, at most BLOCK_MAX of them,
+# the most frequent first). Binned copies of real values are one-hot groups whose sum is the
+# intercept's column: directions the diagonal cannot see, which kept CG at its cap. On the
+# SNLI-scale main job's matrix, cold fit at C = 0.003 (tol 5e-4): 101-105 CG iterations with the
+# diagonal (and the intercepts' block) alone, 91 with the 6 real-valued columns in the block, 55
+# with their 31 bins, 44 with both, 25 with the 62 columns of this rule; the path C = 0.003 ... 0.1
+# went from 216 to 113 iterations and from 59.7 to 39.7 s (load ~2). The block costs one n x m
+# Gram per pair of classes and Newton step: 0.2 / 0.44 / 0.65 s for m = 23 / 47 / 62.
+BLOCK_MIN_SHARE = 0.05
+BLOCK_MAX = 64
 
 
 class LogisticClassifier(ClassifierMixin, BaseEstimator):
@@ -78,9 +97,69 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         self.n_jobs = n_jobs
 
     def fit(self, X, y):
+        X, classes, codes, solver = self._prepare(X, y)
+        previous = self if self.warm_start and hasattr(self, "model_") else None
+        if previous is not None and previous.model_.coef_.shape != (len(classes), X.shape[1]):
+            previous = None  # other columns or classes: nothing to start from
+        if solver == NEWTON:
+            problem = _Newton(X, codes, len(classes), _threads(self.n_jobs))
+            try:
+                start = None if previous is None else (previous.model_.coef_.T, previous.model_.intercept_)
+                self._fit_newton(problem, classes, start, previous.model_.C if previous is not None else None)
+            finally:
+                problem.close()
+            return self
+        tol = self._tol(solver)
+        model = LogisticRegression(C=self.C, solver=solver, max_iter=self.max_iter, tol=tol,
+                                   random_state=self.random_state, warm_start=previous is not None)
+        if previous is not None:
+            model.coef_, model.intercept_ = previous.model_.coef_, previous.model_.intercept_
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            model.fit(X, y)
+        self.n_iter_ = int(np.max(model.n_iter_))
+        self.converged_ = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
+        self.start_C_ = previous.model_.C if previous is not None else None
+        return self._fitted(model, solver, tol)
+
+    def fit_path(self, X, y, Cs, *, start=None):
+        """Fit at each C of `Cs` in turn; yield each fitted model (a clone of this one with that C)
+        as soon as it is fitted, so that a caller can stop the path early.
+
+        With newton-pcg (`solver` "auto" from `NEWTON_FROM_ROWS` rows) the path prepares the
+        matrix once and starts each fit from the previous one's solution (the first from
+        `start`, a fitted LogisticClassifier, or from zero; from the third on, from the secant
+        through the previous two): the relative stopping rule stops every fit at the same
+        gradient norm wherever it starts, so a warm fit ends as close to its optimum as a cold
+        one (README, "Performance"). Other solvers fit each C from zero: scikit-learn's rules
+        are absolute, and below `NEWTON_FROM_ROWS` rows cold fits are cheap.
+        """
+        X, classes, codes, solver = self._prepare(X, y)
+        if solver != NEWTON:
+            for C in Cs:
+                yield clone(self).set_params(C=C, warm_start=False).fit(X, y)
+            return
+        problem = _Newton(X, codes, len(classes), _threads(self.n_jobs))
+        try:
+            # (C, W, b) of the last two fits, in float64: the start of the next fit.
+            history = []
+            if start is not None and start.model_.coef_.shape == (len(classes), X.shape[1]):
+                history.append((start.C, start.model_.coef_.T.astype(np.float64),
+                                start.model_.intercept_.astype(np.float64)))
+            for C in Cs:
+                model = clone(self).set_params(C=C)
+                begin = _predicted_start(history, C) if history else None
+                W, b = model._fit_newton(problem, classes, begin, history[-1][0] if history else None)
+                history = [*history[-1:], (C, W, b)]
+                yield model
+        finally:
+            problem.close()
+
+    def _prepare(self, X, y):
+        """Checked X (CSR or array, float32 kept: newton-pcg's products run in the matrix's
+        precision), the classes, each row's class index, and the solver "auto" resolves to."""
         if y is not None:
             check_training_labels(y)  # the suite's messages for an empty or one-class training set
-        # CSR or an array, float32 kept (newton-pcg's products run in the matrix's precision)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32])
         classes, codes = np.unique(y, return_inverse=True)
         solver = self.solver
@@ -88,31 +167,30 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
             solver = NEWTON if len(classes) > 2 and X.shape[0] >= NEWTON_FROM_ROWS else "newton-cg"
         if solver == NEWTON and len(classes) < 3:
             raise ValueError(f"solver {NEWTON!r} fits three or more classes; use 'newton-cg' for two")
-        tol = self.tol if self.tol is not None else SOLVER_TOL.get(solver, 1e-4)
-        previous = getattr(self, "model_", None) if self.warm_start else None
-        model = LogisticRegression(C=self.C, solver=solver if solver != NEWTON else "newton-cg",
-                                   max_iter=self.max_iter, tol=tol, random_state=self.random_state,
-                                   warm_start=previous is not None and solver != NEWTON)
-        if previous is not None and solver != NEWTON:
-            model.coef_, model.intercept_ = previous.coef_, previous.intercept_
-        if solver == NEWTON:
-            start = None
-            if previous is not None and previous.coef_.shape == (len(classes), X.shape[1]):
-                start = previous.coef_.T, previous.intercept_
-            W, b, self.n_iter_, self.converged_ = _newton_pcg(X, codes, len(classes), self.C, tol,
-                                                              self.max_iter, start, _threads(self.n_jobs))
-            model.coef_, model.intercept_ = W.T.astype(X.dtype), b.astype(X.dtype)
-            model.classes_, model.n_features_in_ = classes, X.shape[1]
-            model.n_iter_ = np.array([self.n_iter_])
-        else:
-            with warnings.catch_warnings(record=True) as caught:
-                warnings.simplefilter("always", ConvergenceWarning)
-                model.fit(X, y)
-            self.n_iter_ = int(np.max(model.n_iter_))
-            self.converged_ = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
+        return X, classes, codes, solver
+
+    def _tol(self, solver: str) -> float:
+        return self.tol if self.tol is not None else SOLVER_TOL.get(solver, 1e-4)
+
+    def _fit_newton(self, problem: "_Newton", classes, start=None, start_C=None):
+        """Fit by newton-pcg on a prepared problem, from `start` ((W, b) over all columns; the
+        solution at `start_C`, or a prediction from earlier solutions) or from zero. Returns the
+        solution (W, b) in float64."""
+        tol = self._tol(NEWTON)
+        W, b, self.n_iter_, self.converged_ = problem.solve(self.C, tol, self.max_iter, start)
+        self.start_C_ = start_C if start is not None else None
+        model = LogisticRegression(C=self.C, solver="newton-cg", max_iter=self.max_iter, tol=tol,
+                                   random_state=self.random_state)
+        model.coef_, model.intercept_ = W.T.astype(problem.dtype), b.astype(problem.dtype)
+        model.classes_, model.n_features_in_ = classes, problem.n_features
+        model.n_iter_ = np.array([self.n_iter_])
+        self._fitted(model, NEWTON, tol)
+        return W, b
+
+    def _fitted(self, model, solver: str, tol: float):
         if not self.converged_:
             warnings.warn(f"logistic regression ({solver}, C={self.C}) stopped after {self.n_iter_} steps "
-                          f"(max_iter={self.max_iter}) before reaching tol={tol}", ConvergenceWarning, stacklevel=2)
+                          f"(max_iter={self.max_iter}) before reaching tol={tol}", ConvergenceWarning, stacklevel=3)
         self.solver_ = solver
         self.model_ = model
         self.classes_ = model.classes_
@@ -146,6 +224,18 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         return np.vstack([-coef[0], coef[0]]) if coef.shape[0] == 1 else coef
 
 
+def _predicted_start(history: list, C: float):
+    """Where a path's next fit starts: the previous solution, or with two of them, the line
+    through both extended to C in log C (a secant predictor: along the path the weights move
+    smoothly in log C, so the next fit starts nearer its optimum)."""
+    (C1, W1, b1) = history[-1]
+    if len(history) < 2 or history[-2][0] == C1:
+        return W1, b1
+    (C0, W0, b0) = history[-2]
+    t = np.log(C / C1) / np.log(C1 / C0)
+    return W1 + t * (W1 - W0), b1 + t * (b1 - b0)
+
+
 def _threads(n_jobs: int | None) -> int:
     """Threads for newton-pcg's matrix products: n_jobs, or with None/-1 every core, but no more
     than OMP_NUM_THREADS where a parent set it (joblib's workers get 1 when their processes
@@ -166,97 +256,158 @@ def objective(X, y, coef: np.ndarray, intercept: np.ndarray, C: float) -> float:
     return float(loss + np.sum(coef.astype(np.float64) ** 2) / (2 * C * len(y)))
 
 
-def _newton_pcg(X, codes: np.ndarray, n_classes: int, C: float, tol: float, max_iter: int, start=None,
-                n_threads: int = 1):
-    """Minimize mean multinomial log-loss + ||W||^2 / (2 C n) over W (features x classes) and b.
+class _Newton:
+    """newton-pcg's problem: mean multinomial log-loss + ||W||^2 / (2 C n) over W (features x
+    classes) and b, for one matrix and its labels, prepared once and solved for any C (a path
+    of C values shares the transposed matrix and the gradient at zero).
 
     Inexact Newton: each step solves H p = -g by conjugate gradients, preconditioned by the
     diagonal of H (feature frequencies span five orders of magnitude, from 3 pairs to most of
-    them), to the relative residual min(0.5, sqrt(||g||)) or MAX_CG steps, followed by a
-    backtracking (Armijo) line search. Matrix products run in the matrix's precision (float32
+    them), to the relative residual min(0.5, sqrt(||g||)) (or CG_FLOOR times the stopping
+    threshold, if larger) or MAX_CG steps, followed by a backtracking (Armijo) line search. Matrix products run in the matrix's precision (float32
     from the featurizer), the optimization itself in float64.
-    Returns (W, b, Newton steps, whether max |g| <= tol was reached).
-    """
-    n, d_all = X.shape
-    K = n_classes
-    dtype = X.dtype
-    Y = np.zeros((n, K))
-    Y[np.arange(n), codes] = 1.0
-    lam = 1.0 / (C * n)
-    products = _Products(X, n_threads)
-    # Only the features present in X take part: the weight of an absent one is 0 at the optimum
-    # (only the penalty acts on it). A learning-curve sample of 100 pairs holds a few hundred of
-    # the million columns fitted on the whole training split.
-    used, d = products.features, len(products.features)
-    # Parameters as one flat vector, weights (d x K) then intercepts (K), so that the conjugate
-    # gradients run on whole vectors in place (each is d*K long: ~3M at SNLI scale).
-    x = np.zeros((d + 1) * K)
-    if start is not None:
-        x[:d * K] = np.asarray(start[0], dtype=np.float64)[used].ravel()
-        x[d * K:] = start[1]
-    weights = slice(0, d * K)
 
-    def scores(v):
-        Z = products.times(v[weights].reshape(d, K).astype(dtype))
-        Z += v[weights.stop:]
+    Stopping rule (LIBLINEAR's): ||g(w)|| <= tol * ||g(0)||, Euclidean norms, where g(0), the
+    gradient at zero weights and intercepts, does not depend on C or on where a fit starts.
+    Every fit of a path thus stops at the same gradient norm, and a fit started from the
+    previous C's solution still has to reach it.
+    """
+
+    def __init__(self, X, codes: np.ndarray, n_classes: int, n_threads: int = 1):
+        self.n, self.n_features = X.shape
+        self.K = n_classes
+        self.dtype = X.dtype
+        self.codes = codes
+        self.Y = np.zeros((self.n, self.K))
+        self.Y[np.arange(self.n), codes] = 1.0
+        self.products = _Products(X, n_threads)
+        # Only the features present in X take part: the weight of an absent one is 0 at the optimum
+        # (only the penalty acts on it). A learning-curve sample of 100 pairs holds a few hundred of
+        # the million columns fitted on the whole training split.
+        self.used = self.products.features
+        self.d = len(self.used)
+        counts = self.products.counts
+        dense = np.flatnonzero(counts >= BLOCK_MIN_SHARE * self.n)
+        self.block = np.sort(dense[np.argsort(-counts[dense], kind="stable")[:BLOCK_MAX]])
+        columns = self.used[self.block]
+        dense_part = X[:, columns].toarray() if sp.issparse(X) else np.asarray(X[:, columns])
+        self.block_matrix = np.hstack([dense_part, np.ones((self.n, 1))]).astype(np.float32)
+        # Positions of the block's parameters in the flat vector: its columns' weights, then the intercepts.
+        self.block_index = np.concatenate([(self.block[:, None] * self.K + np.arange(self.K)).ravel(),
+                                           self.d * self.K + np.arange(self.K)])
+        # Parameters as one flat vector, weights (d x K) then intercepts (K), so that the conjugate
+        # gradients run on whole vectors in place (each is d*K long: ~3M at SNLI scale).
+        self.weights = slice(0, self.d * self.K)
+        self._gradient_norm_at_zero = None
+
+    def close(self) -> None:
+        self.products.close()
+
+    def scores(self, v):
+        Z = self.products.times(v[self.weights].reshape(self.d, self.K).astype(self.dtype))
+        Z += v[self.weights.stop:]
         return Z
 
-    def loss(Z, v):
+    def loss(self, Z, v, lam: float):
         lse = logsumexp(Z, axis=1)
-        return float(np.mean(lse - Z[np.arange(n), codes]) + 0.5 * lam * np.dot(v[weights], v[weights])), lse
+        w = v[self.weights]
+        return float(np.mean(lse - Z[np.arange(self.n), self.codes]) + 0.5 * lam * np.dot(w, w)), lse
 
-    def transposed(R, out, blocks=None):  # out = (X.T @ R / n, R.mean(axis=0)), flat
-        products.transposed_times(R.astype(dtype), out[weights].reshape(d, K), blocks)
-        out[weights.stop:] = R.sum(axis=0)
-        out /= n
+    def transposed(self, R, out, blocks=None):  # out = (X.T @ R / n, R.mean(axis=0)), flat
+        self.products.transposed_times(R.astype(self.dtype), out[self.weights].reshape(self.d, self.K), blocks)
+        out[self.weights.stop:] = R.sum(axis=0)
+        out /= self.n
         return out
 
-    try:
-        x, step_count, converged = _newton_steps(x, weights, scores, loss, transposed, products.squares,
-                                                 Y, lam, tol, max_iter)
-    finally:
-        products.close()
-    W = np.zeros((d_all, K))
-    W[used] = x[weights].reshape(d, K)
-    return W, x[weights.stop:], step_count, converged
+    def block_inverse(self, P: np.ndarray, lam: float) -> np.ndarray:
+        """The inverse of the Hessian's block over `block_index` at probabilities P (pseudo-inverse:
+        the intercepts all moving together leave the loss unchanged)."""
+        A, K = self.block_matrix, self.K
+        m = A.shape[1]
+        H = np.empty((m * K, m * K))
+        weighted = np.empty_like(A)
+        for k in range(K):
+            for j in range(k, K):
+                w = (P[:, k] * ((k == j) - P[:, j])).astype(np.float32)
+                np.multiply(A, w[:, None], out=weighted)
+                G = (A.T @ weighted).astype(np.float64) / self.n
+                H[k::K, j::K] = G  # parameter (column a, class k) sits at a * K + k
+                H[j::K, k::K] = G.T
+        penalty = np.full(m * K, lam)
+        penalty[-K:] = 0.0  # intercepts are not penalized
+        H[np.diag_indices_from(H)] += penalty
+        values, vectors = np.linalg.eigh(H)
+        keep = values > 1e-10 * max(values[-1], 1e-300)
+        return (vectors[:, keep] / values[keep]) @ vectors[:, keep].T
+
+    def gradient_norm_at_zero(self) -> float:
+        """||g(0)||: at zero every class has probability 1/K, and the penalty's gradient is 0."""
+        if self._gradient_norm_at_zero is None:
+            g = np.empty((self.d + 1) * self.K)
+            self.transposed(np.full((self.n, self.K), 1.0 / self.K) - self.Y, g)
+            self._gradient_norm_at_zero = float(np.sqrt(np.dot(g, g)))
+        return self._gradient_norm_at_zero
+
+    def solve(self, C: float, tol: float, max_iter: int, start=None):
+        """(W over all columns, b, Newton steps, whether the stopping rule was met) from `start`
+        ((W, b) over all columns) or from zero."""
+        x = np.zeros((self.d + 1) * self.K)
+        if start is not None:
+            x[self.weights] = np.asarray(start[0], dtype=np.float64)[self.used].ravel()
+            x[self.weights.stop:] = start[1]
+        threshold = tol * self.gradient_norm_at_zero()
+        # The threads over the matrix products are the parallelism; BLAS runs single-threaded
+        # (its spinning threads stalled the block's Gram ~10x when other processes held the cores).
+        with threadpool_limits(1, user_api="blas"):
+            x, step_count, converged = _newton_steps(x, self, 1.0 / (C * self.n), threshold, max_iter)
+        W = np.zeros((self.n_features, self.K))
+        W[self.used] = x[self.weights].reshape(self.d, self.K)
+        return W, x[self.weights.stop:], step_count, converged
 
 
-def _newton_steps(x, weights, scores, loss, transposed, squares, Y, lam, tol, max_iter):
-    """Newton steps from x until max |gradient| <= tol or max_iter; (x, steps, converged). A line
-    search that cannot decrease the objective (float32 products near the optimum) stops the fit
-    where it is, unconverged, rather than accept a worse point."""
-    Z = scores(x)
-    f, lse = loss(Z, x)
+def _newton_steps(x, problem: _Newton, lam: float, threshold: float, max_iter: int):
+    """Newton steps from x until ||gradient|| <= threshold or max_iter; (x, steps, converged). A
+    line search that cannot decrease the objective (float32 products near the optimum) stops
+    the fit where it is, unconverged, rather than accept a worse point."""
+    weights, Y = problem.weights, problem.Y
+    Z = problem.scores(x)
+    f, lse = problem.loss(Z, x, lam)
     g, diag = np.empty_like(x), np.empty_like(x)
     converged, step_count = False, 0
     for step_count in range(max_iter + 1):
         P = np.exp(Z - lse[:, None])
-        transposed(P - Y, g)
+        problem.transposed(P - Y, g)
         g[weights] += lam * x[weights]
-        if np.abs(g).max() <= tol:
+        if np.sqrt(np.dot(g, g)) <= threshold:
             converged = True
             break
         if step_count == max_iter:
             break
-        transposed(P * (1 - P), diag, squares)
+        problem.transposed(P * (1 - P), diag, problem.products.squares)
         diag[weights] += lam
         diag[weights.stop:] += 1e-12
+        block, block_inverse = problem.block_index, problem.block_inverse(P, lam)
+
+        def precondition(r, out):
+            np.divide(r, diag, out=out)
+            out[block] = block_inverse @ r[block]
+            return out
 
         def hessian_times(v, out):
-            U = scores(v)
+            U = problem.scores(v)
             U *= P
             U -= P * U.sum(axis=1, keepdims=True)
-            transposed(U, out)
+            problem.transposed(U, out)
             out[weights] += lam * v[weights]
             return out
 
-        p = _preconditioned_cg(hessian_times, g, diag)
+        p = _preconditioned_cg(hessian_times, g, precondition, CG_FLOOR * threshold)
         slope = np.dot(g, p)
         step = 1.0
         while True:
             trial = x + step * p
-            Z_new = scores(trial)
-            f_new, lse_new = loss(Z_new, trial)
+            Z_new = problem.scores(trial)
+            f_new, lse_new = problem.loss(Z_new, trial, lam)
             if f_new <= f + 1e-4 * step * slope:
                 break
             step *= 0.5
@@ -273,7 +424,8 @@ class _Products:
     The matrix is kept once, as X.T in CSR (feature-major) form: X.T @ R is then a row-wise
     product, and X @ V, read as (X.T).T @ V, a column-wise scatter that visits V in order;
     ~3x faster than scipy's row-wise X @ V, which gathers V's rows all over memory. Blocks of
-    features go to the threads (scipy releases the GIL in its products).
+    features holding equal numbers of entries go to the threads (scipy releases the GIL in its
+    products).
     """
 
     def __init__(self, X, n_threads: int):
@@ -282,10 +434,18 @@ class _Products:
             self.features = np.flatnonzero(np.diff(Xt.indptr))  # the features present in some row
             if len(self.features) < Xt.shape[0]:
                 Xt = Xt[self.features]
+            self.counts = np.diff(Xt.indptr)  # rows holding each feature
         else:
             Xt = np.ascontiguousarray(X.T)
             self.features = np.arange(Xt.shape[0])
-        bounds = np.linspace(0, Xt.shape[0], max(1, n_threads) + 1).astype(int)
+            self.counts = np.count_nonzero(Xt, axis=1)
+        # Blocks of equal work (stored entries), not of equal feature counts: features are numbered
+        # from the most frequent, so equal counts put most of the entries in the first block.
+        if sp.issparse(Xt):
+            bounds = np.searchsorted(Xt.indptr, np.linspace(0, Xt.nnz, max(1, n_threads) + 1)).astype(int)
+            bounds[0], bounds[-1] = 0, Xt.shape[0]
+        else:
+            bounds = np.linspace(0, Xt.shape[0], max(1, n_threads) + 1).astype(int)
         self.blocks = [(lo, hi, Xt[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
         if not self.blocks:  # no feature present in any row: X @ V is all zeros
             self.blocks = [(0, 0, Xt)]
@@ -315,14 +475,17 @@ class _Products:
             self.pool.shutdown()
 
 
-def _preconditioned_cg(hessian_times, g: np.ndarray, diag: np.ndarray) -> np.ndarray:
-    """Approximately solve H p = -g by conjugate gradients preconditioned with diag(H), to the
-    residual min(0.5, sqrt(||g||)) * ||g|| (the usual forcing term of inexact Newton)."""
+def _preconditioned_cg(hessian_times, g: np.ndarray, precondition, floor: float = 0.0) -> np.ndarray:
+    """Approximately solve H p = -g by conjugate gradients preconditioned by `precondition(r, out)`
+    (an approximate inverse of H applied to r), to the
+    residual min(0.5, sqrt(||g||)) * ||g|| (the usual forcing term of inexact Newton), or `floor`
+    if that is larger: the residual is about the gradient after the step, and a gradient
+    below the stopping threshold needs no more accuracy than that."""
     g_norm = np.sqrt(np.dot(g, g))
-    target = min(0.5, np.sqrt(g_norm)) * g_norm
+    target = max(min(0.5, np.sqrt(g_norm)) * g_norm, floor)
     p = np.zeros_like(g)
     r = -g
-    z = r / diag
+    z = precondition(r, np.empty_like(g))
     direction = z.copy()
     rz = np.dot(r, z)
     Hd = np.empty_like(g)
@@ -336,7 +499,7 @@ def _preconditioned_cg(hessian_times, g: np.ndarray, diag: np.ndarray) -> np.nda
         _axpy(-alpha, Hd, r)
         if np.sqrt(np.dot(r, r)) <= target:
             break
-        np.divide(r, diag, out=z)
+        precondition(r, z)
         rz, rz_old = np.dot(r, z), rz
         direction *= rz / rz_old
         direction += z
@@ -355,6 +518,8 @@ SPEC = ModelSpec(
     factory=LogisticClassifier,
     title="logistic regression",
     input="matrix",
-    tuning=Tuning(grid={"C": C_GRID}, extend={"C": C_LIMITS}),
-    describe=lambda model: {"solver": model.solver_, "iterations": model.n_iter_, "converged": model.converged_},
+    tuning=Tuning(grid={"C": C_GRID}, extend={"C": C_LIMITS}, path="C"),
+    describe=lambda model: {"solver": model.solver_, "iterations": model.n_iter_, "converged": model.converged_,
+                            **({"warm_from_C": model.start_C_} if getattr(model, "start_C_", None) is not None
+                               else {})},
 )

@@ -22,15 +22,24 @@ class Tuning:
         has no dev split; "cv": always by stratified k-fold CV on train.
     extend: for a numeric parameter on a geometric grid, the (lowest, highest) value the grid may
         be extended to when the best candidate sits at one of its ends.
+    path: a parameter the estimator fits cheaply as a path, through its method
+        `fit_path(X, y, values, *, start=None)`, which yields one fitted estimator per value, in
+        the order given, each fitted on all of X (from `start`, a fitted estimator, or however
+        the model sees fit). On a dev split selection then fits the candidates in order,
+        stops once dev accuracy has fallen twice in a row, and keeps the chosen fit instead of
+        refitting (`experiments.engine.selection`).
     """
 
     grid: Mapping[str, tuple]
     on: str = "dev"
     extend: Mapping[str, tuple[float, float]] = field(default_factory=dict)
+    path: str | None = None
 
     def __post_init__(self):
         if self.on not in ("dev", "cv"):
             raise ValueError(f"Tuning.on must be 'dev' or 'cv', got {self.on!r}")
+        if self.path is not None and self.path not in self.grid:
+            raise ValueError(f"Tuning.path {self.path!r} is not a parameter of the grid ({', '.join(self.grid)})")
 
 
 def _no_details(model) -> dict:

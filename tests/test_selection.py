@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
 from experiments.engine.selection import choose, out_of_fold_predictions, stratified_folds
 from models import LogisticClassifier
@@ -93,3 +94,125 @@ def test_a_single_candidate_is_chosen_without_fitting(monkeypatch):
     monkeypatch.setattr(selection, "GridSearchCV", None)  # any search would fail
     chosen = selection.choose(None, {"C": [0.3]}, np.zeros((4, 2)), ["a", "b", "a", "b"])
     assert chosen.chosen == {"C": 0.3} and chosen.scores == {}
+
+
+class Scripted(ClassifierMixin, BaseEstimator):
+    """A model whose dev accuracy is scripted per value of `knob` (dev labels are all "a": it
+    predicts "a" for the first ACCURACY[knob] of the rows); it records every fit and path start."""
+
+    ACCURACY: dict = {}
+    LOG: list = []
+
+    def __init__(self, *, knob: float = 1.0):
+        self.knob = knob
+
+    def fit(self, X, y, start=None):
+        self.classes_ = np.array(["a", "b"], dtype=object)
+        self.start_ = start
+        Scripted.LOG.append(("fit", self.knob, start))
+        return self
+
+    def fit_path(self, X, y, values, *, start=None):
+        Scripted.LOG.append(("path", tuple(values), start))
+        for value in values:
+            model = clone(self).set_params(knob=value).fit(X, y, start=start)
+            yield model
+            start = value
+
+    def predict(self, X):
+        correct = int(round(Scripted.ACCURACY[self.knob] * len(X)))
+        return np.array(["a"] * correct + ["b"] * (len(X) - correct), dtype=object)
+
+
+@pytest.fixture
+def scripted():
+    Scripted.LOG.clear()
+    X, y, X_dev, y_dev = np.zeros((4, 1)), np.array(["a", "b"] * 2, dtype=object), np.zeros((100, 1)), \
+        np.array(["a"] * 100, dtype=object)
+    return lambda grid, accuracy, **kw: _scripted_choice(grid, accuracy, X, y, X_dev, y_dev, **kw)
+
+
+def _scripted_choice(grid, accuracy, X, y, X_dev, y_dev, **kw):
+    Scripted.ACCURACY = dict(accuracy)
+    return choose(Scripted(), {"knob": grid}, X, y, X_dev, y_dev, path="knob", **kw)
+
+
+def test_a_path_stops_once_dev_accuracy_has_fallen_twice_in_a_row(scripted):
+    grid = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
+    accuracy = {1.0: 0.50, 2.0: 0.70, 3.0: 0.65, 4.0: 0.66, 5.0: 0.62, 6.0: 0.60, 7.0: 0.99}
+    chosen = scripted(grid, accuracy, describe=lambda model: {"start": model.start_})
+    # 3.0 fell once, 4.0 rose again, 5.0 and 6.0 fell twice in a row: 7.0 is never fitted
+    assert chosen.chosen == {"knob": 2.0} and chosen.skipped == [7.0]
+    assert list(chosen.scores) == [f"knob={v}" for v in grid[:6]] and chosen.scores["knob=4.0"] == 0.66
+    record = chosen.record()
+    assert record["stopped_early"] and record["skipped"] == [7.0] and record["path"] == "knob"
+    assert not record["refit"] and chosen.model.knob == 2.0  # the chosen candidate's fit is kept
+    assert [f["start"] for f in record["fits"].values()] == [None, 1.0, 2.0, 3.0, 4.0, 5.0]  # one warm path
+    assert set(chosen.seconds) == set(chosen.scores) and all(s >= 0 for s in chosen.seconds.values())
+    assert Scripted.LOG[0] == ("path", grid, None) and sum(e[0] == "fit" for e in Scripted.LOG) == 6
+
+
+def test_a_path_without_two_falls_fits_the_whole_grid_and_ties_keep_the_earlier(scripted):
+    chosen = scripted((1.0, 2.0, 3.0), {1.0: 0.6, 2.0: 0.7, 3.0: 0.7})
+    assert chosen.chosen == {"knob": 2.0} and chosen.skipped == [] and not chosen.record()["stopped_early"]
+    assert chosen.at_edge is None and chosen.extended == []
+
+
+def test_a_path_extends_past_an_end_from_the_fit_at_that_end(scripted):
+    accuracy = {0.1: 0.5, 0.3: 0.6, 1.0: 0.7, 3.0: 0.8, 10.0: 0.75}
+    chosen = scripted((0.1, 0.3, 1.0), accuracy, extend={"knob": (0.01, 100.0)})
+    assert chosen.extended == [3.0, 10.0] and chosen.chosen == {"knob": 3.0} and chosen.at_edge is None
+    assert Scripted.LOG[-2:] == [("path", (10.0,), chosen.model), ("fit", 10.0, chosen.model)]
+    down = scripted((0.1, 0.3, 1.0), {0.01: 0.9, 0.03: 0.9, 0.1: 0.8, 0.3: 0.7, 1.0: 0.6},
+                    extend={"knob": (0.03, 100.0)})
+    assert down.extended == [0.03] and down.chosen == {"knob": 0.03} and down.at_edge == "lowest"
+
+
+def test_a_single_value_is_fitted_once_and_kept(scripted):
+    chosen = scripted((0.5,), {0.5: 0.4}, extend={"knob": (0.01, 100.0)})
+    assert chosen.chosen == {"knob": 0.5} and chosen.model.knob == 0.5 and chosen.extended == []
+    assert [e[0] for e in Scripted.LOG] == ["path", "fit"]
+
+
+def test_the_cv_route_and_models_without_a_path_refit_as_before(problem):
+    X, y = problem
+    chosen = choose(LogisticClassifier(), GRID, X, y, cv_folds=5, seed=0, path="C")  # no dev split: CV
+    assert chosen.model is None and chosen.record()["refit"] and chosen.path is None
+
+
+def test_logistic_path_candidates_equal_cold_fits(monkeypatch):
+    # newton-pcg (forced by a low NEWTON_FROM_ROWS) along a warm path: each candidate's weights and
+    # dev predictions match a cold fit at a tight tolerance.
+    import models.logistic
+    from tests.test_models import _sparse_problem
+    monkeypatch.setattr(models.logistic, "NEWTON_FROM_ROWS", 10)
+    X, y = _sparse_problem(seed=2, rows=1200)
+    X_dev, y_dev = X[900:], y[900:]
+    X, y = X[:900], y[:900]
+    chosen = choose(LogisticClassifier(), {"C": (0.03, 0.1, 0.3, 1.0, 3.0)}, X, y, X_dev, y_dev, path="C",
+                    describe=models.logistic.SPEC.describe)
+    assert chosen.path == "C" and all(f["solver"] == "newton-pcg" and f["converged"] for f in chosen.fits.values())
+    warm = [f.get("warm_from_C") for f in chosen.fits.values()]
+    assert warm[0] is None and warm[1:] == [0.03, 0.1, 0.3, 1.0][:len(warm) - 1]
+    for label, accuracy in chosen.scores.items():
+        C = float(label.split("=")[1])
+        cold = LogisticClassifier(C=C, tol=1e-7).fit(X.astype(np.float64), y)
+        assert cold.solver_ == "newton-pcg" and cold.converged_
+        assert abs(accuracy - np.mean(cold.predict(X_dev) == y_dev)) <= 1 / len(y_dev)
+    kept = chosen.model
+    tight = LogisticClassifier(C=kept.C, tol=1e-7).fit(X.astype(np.float64), y)
+    np.testing.assert_allclose(kept.predict_proba(X_dev), tight.predict_proba(X_dev), atol=5e-3)
+
+
+def test_a_path_shows_a_progress_bar_per_candidate_unless_quiet(scripted, capsys):
+    scripted((1.0, 2.0), {1.0: 0.5, 2.0: 0.6}, progress=True)
+    err = capsys.readouterr().err
+    assert "choosing knob on dev" in err and "2/2" in err and "knob=2.0: 60.00%" in err
+    scripted((1.0, 2.0), {1.0: 0.5, 2.0: 0.6})
+    assert capsys.readouterr().err == ""
+
+
+def test_run_py_shows_the_selection_progress_and_quiet_prints_nothing(cli):
+    args = ["--dataset", "demo", "--features", "unlexicalized", "--C", "0.1,1", "--tune-on", "dev"]
+    assert "choosing C on dev" in cli("run", *args).stderr
+    assert cli("run", *args, "--quiet").stderr == ""

@@ -105,7 +105,7 @@ def _rows_of(X, index):
 
 
 def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sample: np.ndarray | None = None,
-            keep: bool = True) -> RowOutcome:
+            keep: bool = True, progress: bool = False) -> RowOutcome:
     """Fit one row on the training split (or on the training pairs `sample` indexes), score it on
     the evaluation split (or out of fold), and return its part of the record.
 
@@ -113,6 +113,7 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
         needs (a point of one or two pairs) is predicted by its majority class, and the record
         says so.
     keep: keep the fitted predictor and what the examples are built from (a curve point does not).
+    progress: a progress bar per candidate where the model's selection fits them as a path.
     """
     started = time.perf_counter()
     spec, data, matrices, featurizer = row.spec, prepared.data, prepared.matrices, prepared.featurizer
@@ -139,6 +140,7 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
         cols = None if whole else cols
     else:
         X_train, X_sel, X_eval = train_pairs, data.selection, data.evaluation
+    kept = None  # the selection's fit at the chosen values, when it kept one: no refit
     if fallback:
         estimator = MajorityClassifier()
         result["fallback"] = f"the sample has {len(set(y_train))} class(es): predicted by its majority class"
@@ -149,8 +151,10 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
             estimator.set_params(**{spec.real_valued_param: mask if cols is None else mask[cols]})
         if spec.tuning is not None:
             selection = tune(spec, estimator, {**config.grids, **row.grid}, X_train, y_train, X_sel, y_sel,
-                             cv_folds=config.cv_folds, seed=config.seed, jobs=jobs, tune_on=config.tune_on)
+                             cv_folds=config.cv_folds, seed=config.seed, jobs=jobs, tune_on=config.tune_on,
+                             progress=progress)
             result["selection"] = selection.record()
+            kept = selection.model
     folds = None
     if data.evaluation is None:  # no dev split: score out-of-fold predictions on train
         folds = stratified_folds(y_train, config.cv_folds, config.seed)
@@ -162,7 +166,7 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
     if getattr(config, "bootstrap", 0):
         result["bootstrap"] = bootstrap(estimator, X_train, y_train, X_eval, y_eval if folds is None else None,
                                         folds=folds, resamples=config.bootstrap, seed=config.seed, jobs=jobs)
-    model = estimator.fit(X_train, y_train)
+    model = kept if kept is not None else estimator.fit(X_train, y_train)
     train_pred = model.predict(X_train)
     if data.evaluation is not None:
         eval_pred = model.predict(X_eval)
@@ -243,7 +247,7 @@ def run(config: RunConfig, log=None) -> Outcome:
             outcomes = Parallel(n_jobs=jobs)(delayed(run_row)(r, prepared, config, 1)
                                              for r in progress(rows, "rows", config.progress))
         else:
-            outcomes = [run_row(rows[0], prepared, config, jobs)]
+            outcomes = [run_row(rows[0], prepared, config, jobs, progress=config.progress)]
     prepared.timings["fit_and_evaluate"] = time.perf_counter() - started
     results = [o.result for o in outcomes]
     if len(results) > 1:

@@ -2,14 +2,22 @@
 touching a test split: by accuracy on the dev split, or by stratified k-fold cross-validation on
 train where a corpus has no dev split (RTE-1/2/3) or the model asks for it.
 
-Both routes are scikit-learn's `GridSearchCV`: the dev route as a `PredefinedSplit` (fit on
-train, score on dev), the CV route over `StratifiedKFold` folds. A CV score is the accuracy of
-all out-of-fold predictions together (each fold weighted by its size), and out-of-fold
-predictions for scoring come from `cross_val_predict` over the same folds.
+On a dev split, a model whose spec names a path parameter (`Tuning.path`, e.g. C of logistic
+regression) fits its candidates as one path, in order, through its `fit_path`: each candidate
+is scored on dev as soon as it is fitted, the path stops once dev accuracy has fallen twice in
+a row (the record lists the values skipped), and the chosen candidate's fit is kept as the
+model, so that no refit follows. Otherwise both routes are scikit-learn's `GridSearchCV`: the
+dev route as a `PredefinedSplit` (fit on train, score on dev), the CV route over
+`StratifiedKFold` folds. A CV score is the accuracy of all out-of-fold predictions together
+(each fold weighted by its size), and out-of-fold predictions for scoring come from
+`cross_val_predict` over the same folds.
 """
 from __future__ import annotations
 
+import time
+from contextlib import closing
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 import joblib
 import numpy as np
@@ -25,6 +33,14 @@ class Selection:
     extended: values added beyond the given grid because the best sat at one of its ends.
     at_edge: "lowest" or "highest" when the choice is still at an end of the values tried (the
         grid could not be extended further), else None.
+    path: the parameter whose candidates were fitted as one path (`Tuning.path`), else None.
+    skipped: grid values the path never fitted, because dev accuracy had fallen twice in a row.
+    fits: candidate label -> what the model's spec says of its fit (solver, steps, convergence),
+        for candidates fitted as a path.
+    seconds: candidate label -> seconds its fit and scoring took along the path (not part of the
+        record: the record holds only what the same seed and data reproduce).
+    model: the chosen candidate's fit on the whole training split when the path kept it (the
+        caller uses it instead of refitting), else None.
     """
 
     chosen: dict
@@ -32,10 +48,16 @@ class Selection:
     by: str = ""
     extended: list = field(default_factory=list)
     at_edge: str | None = None
+    path: str | None = None
+    skipped: list = field(default_factory=list)
+    fits: dict = field(default_factory=dict)
+    seconds: dict = field(default_factory=dict)
+    model: Any = field(default=None, repr=False)
 
     def record(self) -> dict:
         return {"chosen": self.chosen, "scores": self.scores, "by": self.by, "extended": self.extended,
-                "at_edge": self.at_edge}
+                "at_edge": self.at_edge, "path": self.path, "skipped": self.skipped,
+                "stopped_early": bool(self.skipped), "refit": self.model is None, "fits": self.fits}
 
 
 def candidate_label(params: dict) -> str:
@@ -56,7 +78,8 @@ def describe_folds(folds, seed: int) -> str:
 
 
 def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, cv_folds: int = 5, seed: int = 0,
-           jobs: int = 1, extend: dict | None = None) -> Selection:
+           jobs: int = 1, extend: dict | None = None, path: str | None = None,
+           describe: Callable[[Any], dict] | None = None, progress: bool = False) -> Selection:
     """Pick the candidate of `grid` (parameter -> values, tried in order) with the best accuracy.
 
     With a dev split (`X_dev`, `y_dev`) each candidate is fitted on train and scored on dev;
@@ -64,13 +87,23 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
     extend: parameter -> (lowest, highest): when the grid has this one numeric parameter and
         the best value sits at an end, values one step further out (on the 1-3-10 ladder, or
         the grid's own ratio) are tried, as long as each is strictly better than the best so far.
+    path: the parameter the estimator fits as a path (`Tuning.path`): on a dev split, when the
+        grid varies it alone, the candidates are fitted by `estimator.fit_path`, scored as they
+        come, the path stops once dev accuracy has fallen twice in a row, and the chosen fit is
+        kept (`Selection.model`).
+    describe: fitted model -> facts about the fit, recorded per candidate of a path.
+    progress: a progress bar that advances per candidate of a path (on stderr).
     When train is too small to cross-validate (a class with one pair) the estimator keeps its
     own defaults.
     """
     grid = {name: _in_order(values) for name, values in grid.items()}
+    y_train = np.asarray(y_train, dtype=object)
+    if X_dev is not None and path is not None and list(grid) == [path] and hasattr(estimator, "fit_path"):
+        return _choose_along_path(estimator, path, grid[path], X_train, y_train, X_dev,
+                                  np.asarray(y_dev, dtype=object), extend=(extend or {}).get(path),
+                                  describe=describe or (lambda model: {}), progress=progress)
     if all(len(values) == 1 for values in grid.values()):  # one candidate: nothing to choose, nothing to fit
         return Selection({name: values[0] for name, values in grid.items()}, {}, "the only candidate given")
-    y_train = np.asarray(y_train, dtype=object)
     if X_dev is not None:
         X, y = _stack(X_train, X_dev), np.concatenate([y_train, np.asarray(y_dev, dtype=object)])
         cv = PredefinedSplit(np.r_[np.full(len(y_train), -1), np.zeros(len(y_dev), dtype=int)])
@@ -102,18 +135,8 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
     extended, at_edge = [], None
     name = next(iter(grid))
     if len(grid) == 1 and name in (extend or {}) and len(grid[name]) > 1:  # a single given value is a fixed choice
-        limits = extend[name]
         values = list(grid[name])
-        while True:
-            at = best_params[name]
-            if at == values[0] and _step(values, down=True) >= limits[0]:
-                new = _step(values, down=True)
-                values.insert(0, new)
-            elif at == values[-1] and _step(values, down=False) <= limits[1]:
-                new = _step(values, down=False)
-                values.append(new)
-            else:
-                break
+        for new in _extensions(values, lambda: best_params[name], extend[name]):
             (params, accuracy), = score({name: [new]})
             scored.append((params, accuracy))
             extended.append(new)
@@ -121,8 +144,7 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
                 break  # no better beyond the end: the choice is bracketed
             best_params, best = params, accuracy
         scored.sort(key=lambda item: item[0][name])
-        edge = best_params[name]
-        at_edge = "lowest" if edge == values[0] else "highest" if edge == values[-1] else None
+        at_edge = _edge(values, best_params[name])
     return Selection(best_params, {candidate_label(c): float(a) for c, a in scored}, by, extended, at_edge)
 
 
@@ -146,17 +168,101 @@ def judge(spec, tune_on: str, n_train: int, n_dev: int | None) -> str:
     return "cv" if n_dev < n_train < CV_BELOW else "dev"
 
 
-def tune(spec, estimator, given: dict, X_train, y_train, X_sel=None, y_sel=None, *, cv_folds: int, seed: int,
-         jobs: int = 1, tune_on: str = "auto") -> Selection:
-    """Choose the hyperparameters `spec.tuning` names for `estimator` and set them on it, on the
-    selection split or by CV on train as `judge` says.
+def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_dev, y_dev, *, extend, describe,
+                       progress: bool) -> Selection:
+    """The dev route for a model that fits `name` as a path: candidates in order, each scored on
+    dev as soon as it is fitted; the path stops once dev accuracy has fallen twice in a row, and
+    grows past an end of the grid (`extend` = (lowest, highest)) while each step there is
+    strictly better, each step starting from the fit at that end. The chosen candidate's fit is
+    kept."""
+    from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
+    values = list(values)
+    fitted: dict = {}  # value -> (accuracy, model or None, facts); only the best model is kept
+    seconds: dict = {}
+    best = None  # value
+    skipped: list = []
+    bar = tqdm(total=len(values), desc=f"choosing {name} on dev", unit="fit", disable=not progress, leave=False)
 
-    given: the run's candidates (`--C`, `--wordnet`), used for the parameters the estimator has."""
+    def along(candidates, start=None):
+        """Fit `candidates` as one path from `start`, scoring each; yield (value, model)."""
+        nonlocal best
+        began = time.perf_counter()
+        with closing(estimator.fit_path(X_train, y_train, candidates, start=start)) as models:
+            for value, model in zip(candidates, models):
+                accuracy = float(np.mean(model.predict(X_dev) == y_dev))
+                fitted[value] = (accuracy, model, describe(model))
+                seconds[value] = time.perf_counter() - began
+                if best is None or accuracy > fitted[best][0]:  # ties keep the earlier candidate
+                    if best is not None:
+                        fitted[best] = (fitted[best][0], None, fitted[best][2])
+                    best = value
+                bar.update()
+                bar.set_postfix_str(f"{candidate_label({name: value})}: {100 * accuracy:.2f}%")  # and redraws
+                yield value, model
+                if value != best:
+                    fitted[value] = (accuracy, None, fitted[value][2])
+                began = time.perf_counter()
+
+    extended = []
+    with bar:
+        path = along(values)
+        try:
+            for i, (value, _) in enumerate(path):
+                last3 = [fitted[v][0] for v in values[max(0, i - 2):i + 1]]
+                if len(last3) == 3 and last3[2] < last3[1] < last3[0] and i + 1 < len(values):
+                    skipped = values[i + 1:]  # dev accuracy fell twice in a row: the best is behind
+                    break
+        finally:
+            path.close()
+        if extend is not None and len(values) > 1:  # a single given value is a fixed choice
+            for new in _extensions(values, lambda: best, extend):
+                bar.total += 1
+                for _ in along([new], start=fitted[best][1]):  # from the fit at that end, the best so far
+                    pass
+                extended.append(new)
+                if best != new:
+                    break  # no better beyond the end: the choice is bracketed
+    order = sorted(fitted)
+    at_edge = _edge(values, best) if extend is not None and len(values) > 1 else None
+    labels = {value: candidate_label({name: value}) for value in order}
+    return Selection({name: best}, {labels[v]: fitted[v][0] for v in order}, "dev accuracy", extended, at_edge,
+                     path=name, skipped=list(skipped), fits={labels[v]: fitted[v][2] for v in order},
+                     seconds={labels[v]: seconds[v] for v in order}, model=fitted[best][1])
+
+
+def _extensions(values: list, best, limits):
+    """Values beyond the ends of `values` (which grows in place), while the best (`best()`) sits at
+    an end and the next step stays within `limits` = (lowest, highest)."""
+    while True:
+        at = best()
+        if at == values[0] and _step(values, down=True) >= limits[0]:
+            values.insert(0, _step(values, down=True))
+            yield values[0]
+        elif at == values[-1] and _step(values, down=False) <= limits[1]:
+            values.append(_step(values, down=False))
+            yield values[-1]
+        else:
+            return
+
+
+def _edge(values: list, chosen) -> str | None:
+    return "lowest" if chosen == values[0] else "highest" if chosen == values[-1] else None
+
+
+def tune(spec, estimator, given: dict, X_train, y_train, X_sel=None, y_sel=None, *, cv_folds: int, seed: int,
+         jobs: int = 1, tune_on: str = "auto", progress: bool = False) -> Selection:
+    """Choose the hyperparameters `spec.tuning` names for `estimator` and set them on it, on the
+    selection split or by CV on train as `judge` says. When the selection kept the chosen
+    candidate's fit (`Selection.model`), use it rather than refit.
+
+    given: the run's candidates (`--C`, `--wordnet`), used for the parameters the estimator has.
+    progress: a progress bar per candidate where candidates are fitted as a path."""
     params = estimator.get_params()
     grid = {**spec.tuning.grid, **{name: values for name, values in given.items() if name in params}}
     on_dev = judge(spec, tune_on, len(y_train), None if y_sel is None else len(y_sel)) == "dev"
     selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
-                       cv_folds=cv_folds, seed=seed, jobs=jobs, extend=spec.tuning.extend)
+                       cv_folds=cv_folds, seed=seed, jobs=jobs, extend=spec.tuning.extend, path=spec.tuning.path,
+                       describe=spec.describe, progress=progress)
     estimator.set_params(**selection.chosen)
     return selection
 

@@ -1,7 +1,8 @@
 """End to end at SNLI scale: write the generated corpus as SNLI jsonl, then read it with its parse
-tags, featurize, choose C on the dev pairs as `experiments/run.py` does, fit logistic regression
-at that C and predict 10,000 dev pairs, in a fresh process. Also: is the fit converged, and how
-far is it from a tight reference fit at 100,000 pairs."""
+tags, featurize, choose C on the dev pairs as `experiments/run.py` does (a path along the grid,
+whose chosen fit is the model) and predict 10,000 dev pairs, in a fresh process. Also: is every
+fit converged, how does each candidate's dev accuracy compare with a cold fit at a tight
+tolerance, and how far is the fit from scikit-learn's at 100,000 pairs."""
 from __future__ import annotations
 
 import gc
@@ -19,35 +20,20 @@ from ..outputs.records import peak_rss_bytes
 from . import log
 
 CONVERGENCE_PAIRS = 100_000
+# The tight tolerance of the cold fit each candidate of the path is compared with: newton-pcg from
+# zero to ||gradient|| <= 1e-5 ||gradient at 0||, 100x tighter than the default (SOLVER_TOL).
+CANDIDATE_REFERENCE_TOL = 1e-5
 # The reference: scikit-learn's own newton-cg (an independent implementation) in float64, run
 # until its largest gradient entry is below 1e-8.
 REFERENCE = {"solver": "newton-cg", "tol": 1e-8, "max_iter": 1000}
 
 
-def warm_path_selection(X, y, X_dev, y_dev, grid) -> dict:
-    """What choosing C would cost with warm starts along the grid (the interface proposed for
-    experiments/engine/selection.py): one model refitted at each C, smallest first, from the
-    previous solution, scored on dev. Same candidates and scoring as `choose` (no extension)."""
-    from models import LogisticClassifier
-    model = LogisticClassifier(warm_start=True)
-    scores, fits = {}, []
-    started = time.perf_counter()
-    for C in sorted(grid):
-        began = time.perf_counter()
-        model.set_params(C=C).fit(X, y)
-        scores[f"C={C}"] = float(np.mean(model.predict(X_dev) == y_dev))
-        fits.append({"C": C, "seconds": time.perf_counter() - began, "n_iter": model.n_iter_,
-                     "converged": model.converged_})
-    best = max(scores, key=scores.get)
-    return {"seconds": time.perf_counter() - started, "scores": scores, "chosen": best, "fits": fits}
-
-
-def _pipeline(data_dir: str, C: float | None, reference: bool, queue, warm_path: bool = False) -> None:
+def _pipeline(data_dir: str, C: float | None, reference: bool, queue) -> None:
     """The end-to-end stages in a fresh process (so its peak RSS is the pipeline's own)."""
     import json as _json
 
     from models import LogisticClassifier
-    from models.logistic import C_GRID, C_LIMITS
+    from models.logistic import SPEC
 
     from ..corpora import get_corpus
     from ..corpora.readers.snli import tokens_and_tags
@@ -79,23 +65,25 @@ def _pipeline(data_dir: str, C: float | None, reference: bool, queue, warm_path:
     y_dev = np.array([p.label for p in dev], dtype=object)
     selection = None
     if C is None:
-        # As experiments/run.py chooses: the default grid, scored on the dev pairs, extended at an
-        # edge. Timed apart: every candidate is a full fit on the training pairs.
+        # As experiments/run.py chooses: the model's grid, scored on the dev pairs, fitted as a path
+        # (extended at an edge, stopped once dev accuracy has fallen twice in a row); the chosen
+        # candidate's fit is the model.
         started = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            chosen = choose(LogisticClassifier(), {"C": C_GRID}, X, y, X_dev, y_dev, extend={"C": C_LIMITS})
-        selection = {**chosen.record(), "seconds": time.perf_counter() - started,
+            chosen = choose(LogisticClassifier(), dict(SPEC.tuning.grid), X, y, X_dev, y_dev,
+                            extend=dict(SPEC.tuning.extend), path=SPEC.tuning.path, describe=SPEC.describe)
+        stages["choose_C_and_fit"] = time.perf_counter() - started
+        selection = {**chosen.record(), "seconds": stages["choose_C_and_fit"], "seconds_per_candidate": chosen.seconds,
                      "unconverged_fits": sum("max_iter" in str(w.message) for w in caught)}
         C = chosen.chosen["C"]
-        log(f"chose C={C} in {selection['seconds']:.0f}s: {selection['scores']}")
-        if warm_path:
-            selection["warm_start_path"] = warm_path_selection(X, y, X_dev, y_dev, C_GRID)
-            log(f"the same grid with warm starts: {selection['warm_start_path']['seconds']:.0f}s, chose "
-                f"{selection['warm_start_path']['chosen']}")
-    started = time.perf_counter()
-    model = LogisticClassifier(C=C).fit(X, y)
-    stages["fit_logistic_regression"] = time.perf_counter() - started
+        model = chosen.model if chosen.model is not None else LogisticClassifier(C=C).fit(X, y)
+        log(f"chose C={C} in {selection['seconds']:.0f}s: {selection['scores']}"
+            + (f"; skipped {selection['skipped']}" if selection["skipped"] else ""))
+    else:
+        started = time.perf_counter()
+        model = LogisticClassifier(C=C).fit(X, y)
+        stages["fit_logistic_regression"] = time.perf_counter() - started
     started = time.perf_counter()
     predictions = model.predict(X_dev)
     stages["predict_10k"] = dev_featurize_seconds + time.perf_counter() - started  # from raw pairs, as a user would
@@ -105,9 +93,41 @@ def _pipeline(data_dir: str, C: float | None, reference: bool, queue, warm_path:
               "selection": selection, "converged": model.converged_, "n_iter": model.n_iter_,
               "solver": model.solver_, "dev_accuracy": accuracy,
               "detail": {**detail, "columns": X.shape[1], "nnz": int(X.nnz)}}
-    if reference:
+    if reference and selection is not None:
+        result["candidates"] = _cold_candidates(X, y, X_dev, y_dev, selection)
+    if reference and len(train) >= CONVERGENCE_PAIRS:
         result.update(_convergence_check(X, y, X_dev, y_dev, C))
     queue.put(result)
+
+
+def _cold_candidates(X, y, X_dev, y_dev, selection: dict) -> dict:
+    """Every value of the grid (fitted by the path or skipped by it) fitted cold at
+    `CANDIDATE_REFERENCE_TOL`: each candidate's dev accuracy against its cold reference, in
+    points (`gap_points`), and the choice a careful cold search over the same values makes."""
+    from models import LogisticClassifier
+    values = sorted({float(label.split("=")[1]) for label in selection["scores"]} | set(selection["skipped"]))
+    out, reference = {}, {}
+    for C in values:
+        label = f"C={C}"
+        started = time.perf_counter()
+        cold = LogisticClassifier(C=C, tol=CANDIDATE_REFERENCE_TOL, max_iter=200).fit(X, y)
+        reference[C] = float(np.mean(cold.predict(X_dev) == y_dev))
+        entry = {"reference_dev_accuracy": reference[C], "reference_seconds": time.perf_counter() - started,
+                 "reference_iterations": cold.n_iter_, "reference_converged": cold.converged_}
+        if label in selection["scores"]:
+            entry["dev_accuracy"] = selection["scores"][label]
+            entry["gap_points"] = 100 * (selection["scores"][label] - reference[C])
+        else:
+            entry["skipped_by_the_path"] = True
+        out[label] = entry
+        log(f"  cold reference at {label}: dev {100 * reference[C]:.2f}%"
+            + (f", path {100 * entry['dev_accuracy']:.2f}% (gap {entry['gap_points']:+.2f} points)"
+               if "gap_points" in entry else " (skipped by the path)") + f", {entry['reference_seconds']:.0f}s")
+    cold_choice = max(values, key=lambda C: (reference[C], -C))  # ties keep the smaller C, as choose does
+    gaps = [abs(e["gap_points"]) for e in out.values() if "gap_points" in e]
+    return {"reference": f"LogisticClassifier(tol={CANDIDATE_REFERENCE_TOL}) from zero, per value",
+            "per_candidate": out, "max_abs_gap_points": max(gaps) if gaps else None,
+            "cold_search_choice": {"C": cold_choice}, "same_choice": cold_choice == selection["chosen"]["C"]}
 
 
 def _convergence_check(X, y, X_dev, y_dev, C: float, size: int = CONVERGENCE_PAIRS) -> dict:
@@ -144,9 +164,10 @@ def _convergence_check(X, y, X_dev, y_dev, C: float, size: int = CONVERGENCE_PAI
 
 
 def bench_end_to_end(n_pairs: int, seed: int, C: float | None, dev_pairs: int = 10_000,
-                     reference: bool = True, warm_path: bool = False) -> dict:
-    """C None: choose it as experiments/run.py does (timed apart from the pipeline); warm_path:
-    also time choosing it with warm starts along the grid."""
+                     reference: bool = True) -> dict:
+    """C None: choose it as experiments/run.py does (a path along the grid, the chosen fit kept);
+    reference: compare every candidate with a cold fit at a tight tolerance, and the default fit
+    with scikit-learn's (at 100,000 pairs)."""
     import multiprocessing
 
     from ..corpora.synthetic import write_snli_jsonl
@@ -162,8 +183,7 @@ def bench_end_to_end(n_pairs: int, seed: int, C: float | None, dev_pairs: int = 
             f"{time.perf_counter() - started:.0f}s")
         context = multiprocessing.get_context("spawn")
         queue = context.Queue()
-        child = context.Process(target=_pipeline, args=(data_dir, C, reference and n_pairs >= CONVERGENCE_PAIRS,
-                                                        queue, warm_path))
+        child = context.Process(target=_pipeline, args=(data_dir, C, reference, queue))
         child.start()
         result = queue.get()
         child.join()
@@ -171,7 +191,7 @@ def bench_end_to_end(n_pairs: int, seed: int, C: float | None, dev_pairs: int = 
     result["pairs_per_second"] = result["pairs"] / result["total_seconds"]
     result["train_jsonl_bytes"] = size
     if result["selection"]:
-        result["total_seconds_with_selection"] = result["total_seconds"] + result["selection"]["seconds"]
+        result["total_seconds_with_selection"] = result["total_seconds"]  # choosing C is a stage now
     log(f"end to end, {n_pairs} pairs: {result['total_seconds']:.1f}s "
         f"({', '.join(f'{k} {v:.1f}' for k, v in result['stages'].items())}); C={result['C']}, "
         f"converged {result['converged']} after {result['n_iter']} steps; "

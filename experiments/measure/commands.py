@@ -1,0 +1,158 @@
+"""The README's SNLI-scale commands as a user types them, each run as a process on the generated
+corpus (train 550,152 pairs, dev 10,000) and timed from outside:
+
+- the main job, `experiments/run.py --dataset snli --ablate cross_bigrams`: wall time, peak RSS,
+  the stages its run record reports, the choice of C and whether every fit converged;
+- the learning curve, `learning_curves/run.py --dataset snli --sizes 1,...,all --seeds 3
+  --configs lexicalized,unlexicalized --jobs 2`: wall time, peak RSS (of the whole process
+  tree, whose workers run side by side), and the figures of its curve.json.
+
+The machine's load average is noted before and after each run, since it is shared.
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+from . import log
+
+MAIN_JOB = ["--dataset", "snli", "--ablate", "cross_bigrams"]
+CURVE = ["--dataset", "snli", "--sizes", "1,10,100,1000,10000,100000,all", "--seeds", "3",
+         "--configs", "lexicalized,unlexicalized", "--jobs", "2"]
+REPO = Path(__file__).resolve().parents[2]
+
+
+def write_corpus(data_dir: Path, n_pairs: int, seed: int, dev_pairs: int = 10_000) -> None:
+    """The generated corpus as SNLI jsonl (one vocabulary for train and dev)."""
+    from ..corpora.synthetic import generate_pairs, write_snli_jsonl
+    pairs = generate_pairs(n_pairs + dev_pairs, seed=seed)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    write_snli_jsonl(pairs[:n_pairs], data_dir / "snli_1.0_train.jsonl")
+    write_snli_jsonl(pairs[n_pairs:], data_dir / "snli_1.0_dev.jsonl")
+
+
+def run_process(command: list[str], logs: Path) -> dict:
+    """Run `command` from the repository; wall seconds, its peak RSS (the kernel's maximum for the
+    child and the descendants it waited for), the peak of the whole tree's summed RSS (sampled
+    every 0.1 s), the load average before and after, and the tail of its stderr."""
+    load_before = os.getloadavg()
+    tree_peak = [0]
+    started = time.perf_counter()
+    with open(logs.with_suffix(".stdout"), "w+") as stdout, open(logs.with_suffix(".stderr"), "w+") as stderr:
+        child = subprocess.Popen(command, cwd=REPO, stdout=stdout, stderr=stderr, text=True)
+        done = threading.Event()
+
+        def sample():
+            try:
+                root = psutil.Process(child.pid)
+                while not done.wait(0.1):
+                    total = 0
+                    for process in [root, *root.children(recursive=True)]:
+                        try:
+                            total += process.memory_info().rss
+                        except psutil.Error:
+                            pass
+                    tree_peak[0] = max(tree_peak[0], total)
+            except psutil.Error:
+                pass
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        # wait4 reaps the child with its own resource usage (ru_maxrss: KiB on Linux, bytes on macOS).
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        done.set()
+        sampler.join()
+        child.returncode = os.waitstatus_to_exitcode(status)
+        stderr.seek(0)
+        errors = stderr.read()
+    if child.returncode != 0:
+        raise RuntimeError(f"failed (exit {child.returncode}): {' '.join(command)}\n{errors[-3000:]}")
+    return {"wall_seconds": wall, "peak_rss_bytes": int(usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)),
+            "peak_tree_rss_bytes": int(tree_peak[0]), "load_average_before": load_before,
+            "load_average_after": os.getloadavg(), "stderr_tail": errors[-2000:]}
+
+
+def main_job_once(data_dir: Path, out: Path) -> dict:
+    """One main job: the process figures and those of its run record."""
+    command = [sys.executable, str(REPO / "experiments" / "run.py"), *MAIN_JOB, "--data-dir", str(data_dir),
+               "--out", str(out), "--overwrite"]
+    figures = run_process(command, out)
+    record = json.loads(out.read_text())
+    row = record["rows"][0]
+    selection = row.get("selection", {})
+    fits = list(selection.get("fits", {}).values())
+    timings = {k: v for k, v in record["timings"].items() if isinstance(v, (int, float))}
+    return {
+        "command": ["python", "experiments/run.py", *MAIN_JOB, "--data-dir", "DIR", "--out", "FILE", "--overwrite"],
+        **figures, "stages": timings,
+        "outside_stages_seconds": figures["wall_seconds"] - sum(timings.values()),  # start-up, imports, the record
+        "chosen": selection.get("chosen"), "scores": selection.get("scores"), "skipped": selection.get("skipped"),
+        "stopped_early": selection.get("stopped_early"), "refit": selection.get("refit"),
+        "fits": selection.get("fits"), "fitted": row.get("fitted"),
+        "every_fit_converged": all(f.get("converged", False) for f in fits) and bool(row.get("fitted", {}).get(
+            "converged", False)),
+        "dev_accuracy": record["metrics"]["dev"]["accuracy"], "train_accuracy": record["metrics"]["train"]["accuracy"],
+        "n_columns": row.get("n_columns"),
+    }
+
+
+def curve_once(data_dir: Path, out: Path) -> dict:
+    """One learning curve from scratch: the process figures and those of its curve.json."""
+    command = [sys.executable, str(REPO / "learning_curves" / "run.py"), *CURVE, "--data-dir", str(data_dir),
+               "--out", str(out), "--quiet"]
+    figures = run_process(command, out.parent / f"{out.name}-log")
+    record = json.loads((out / "curve.json").read_text())
+    return {
+        "command": ["python", "learning_curves/run.py", *CURVE, "--data-dir", "DIR", "--out", "OUT", "--quiet"],
+        **figures, "points": record["points_computed"], "featurize_seconds": record["featurize_seconds"],
+        "curve_seconds": record["total_seconds"],  # featurizing and the points (curve.json's own clock)
+        "dev_accuracy": {config: {str(p["size"]): p["eval_mean"] for p in points}
+                         for config, points in record["curve"].items()},
+        "fit_seconds_mean": {config: {str(p["size"]): p["fit_seconds_mean"] for p in points}
+                             for config, points in record["curve"].items()},
+    }
+
+
+def bench_commands(which: str, data_dir: str | None, n_pairs: int, seed: int, repeats: int,
+                   dev_pairs: int = 10_000) -> dict:
+    """`repeats` runs of the main job (which="main_job") or of the learning curve ("curve"), on
+    `data_dir` or on the generated corpus written to a temporary directory; medians of wall time
+    and peak RSS, every run kept."""
+    once = {"main_job": main_job_once, "curve": curve_once}[which]
+    source = data_dir or f"generated (experiments.corpora.synthetic, seed {seed})"
+    with tempfile.TemporaryDirectory(prefix=f"nli-{which}-") as scratch:
+        if data_dir is None:
+            started = time.perf_counter()
+            data_dir = Path(scratch) / "snli"
+            write_corpus(data_dir, n_pairs, seed, dev_pairs)
+            log(f"wrote the generated corpus ({n_pairs} + {dev_pairs} pairs) in {time.perf_counter() - started:.0f}s")
+        runs = []
+        for i in range(repeats):
+            runs.append(once(Path(data_dir), Path(scratch) / f"{which}-{i}" if which == "curve"
+                             else Path(scratch) / f"record-{i}.json"))
+            r = runs[-1]
+            log(f"{which} run {i + 1}/{repeats}: {r['wall_seconds']:.1f}s wall, peak RSS "
+                f"{r['peak_rss_bytes'] / 2 ** 30:.2f} GiB (process tree {r['peak_tree_rss_bytes'] / 2 ** 30:.2f} GiB)"
+                + (f", C={r['chosen']}, dev {100 * r['dev_accuracy']:.2f}%, stages "
+                   f"{', '.join(f'{k} {v:.1f}' for k, v in r['stages'].items())}" if which == "main_job" else "")
+                + f"; load {r['load_average_before'][0]:.2f} -> {r['load_average_after'][0]:.2f}")
+    walls = [r["wall_seconds"] for r in runs]
+    peaks = [r["peak_rss_bytes"] for r in runs]
+    summary = {"data_dir": source, "runs": runs, "wall_seconds_median": statistics.median(walls), "wall_seconds_runs": walls,
+               "peak_rss_bytes_median": int(statistics.median(peaks)), "peak_rss_bytes_max": max(peaks),
+               "peak_tree_rss_bytes_max": max(r["peak_tree_rss_bytes"] for r in runs)}
+    if which == "main_job":
+        summary.update(stages_median={k: statistics.median(r["stages"][k] for r in runs) for k in runs[0]["stages"]},
+                       every_fit_converged=all(r["every_fit_converged"] for r in runs),
+                       same_choice_every_run=len({json.dumps(r["chosen"]) for r in runs}) == 1)
+    return {which: summary}
