@@ -33,13 +33,9 @@ import os
 import time
 from pathlib import Path
 
-from experiments.corpora.synthetic import SNLI_TRAIN_PAIRS, generate_pairs, write_snli_jsonl
-from experiments.outputs.records import peak_rss_bytes, versions, write_json_atomic
-from experiments.measure import log
-from experiments.measure.end_to_end import bench_end_to_end
-from experiments.measure.featurizing import bench_features, corpus_shape
-from experiments.measure.commands import bench_commands
-from experiments.measure.tagging import bench_tagging
+# SNLI's training split, in pairs (experiments.corpora.synthetic.SNLI_TRAIN_PAIRS; not imported
+# here so that --help answers without loading numpy and scikit-learn).
+SNLI_TRAIN_PAIRS = 550_152
 
 
 def main(argv=None) -> int:
@@ -74,6 +70,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     args = parser.parse_args(argv)
+    from experiments.corpora.synthetic import generate_pairs, write_snli_jsonl
+    from experiments.measure import log
+    from experiments.measure.commands import bench_commands
+    from experiments.measure.end_to_end import bench_end_to_end
+    from experiments.measure.featurizing import bench_features, corpus_shape
+    from experiments.measure.tagging import bench_tagging
+    from experiments.outputs.records import peak_rss_bytes, versions, write_json_atomic
     began = time.perf_counter()
     record: dict = {"versions": versions(), "cpus": os.cpu_count()}
     if args.write_snli:

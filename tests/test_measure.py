@@ -23,3 +23,9 @@ def test_the_main_job_benchmark_reads_the_record_of_a_real_run():
     assert run["chosen"]["C"] > 0 and not run["refit"] and figures["every_fit_converged"]
     assert run["scores"] and run["fits"] and 0 < run["dev_accuracy"] <= 1
     assert figures["wall_seconds_median"] == run["wall_seconds"] and figures["same_choice_every_run"]
+
+
+def test_the_benchmark_default_is_snli_size():
+    from experiments import benchmark
+    from experiments.corpora.synthetic import SNLI_TRAIN_PAIRS
+    assert benchmark.SNLI_TRAIN_PAIRS == SNLI_TRAIN_PAIRS
