@@ -58,7 +58,8 @@ def score(data: Splits, options: dict, jobs: int) -> dict:
     matrices = {"train": featurizer.fit_transform(data.train)}
     if data.selection is not None:
         matrices["selection"] = matrices["evaluation"] = featurizer.transform(data.selection)
-    config = RunConfig(quiet=True, **options)
+    # The dev estimates choose C on dev (what they were defined as), not by --tune-on auto's CV.
+    config = RunConfig(quiet=True, tune_on="dev", **options)
     prepared = Prepared(data.corpus, data, featurizer, matrices)
     out = {}
     for group in GROUPS:
