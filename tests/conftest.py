@@ -68,6 +68,20 @@ def real_wordnet():
         pytest.skip("WordNet 3.0 is not installed for NLTK: python experiments/download.py wordnet")
 
 
+@pytest.fixture(autouse=True)
+def nltk_path_restored(monkeypatch):
+    """Loading WordNet puts directories on nltk.data.path; no test's temporary folder may stay there."""
+    import nltk.data
+    monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
+
+
+@pytest.fixture(scope="session")
+def tiny_wordnet(tmp_path_factory) -> Path:
+    """The tiny test WordNet (tests/wordnet_fixture.py), written once; tests must not change it."""
+    from tests.wordnet_fixture import write_tiny_wordnet
+    return write_tiny_wordnet(tmp_path_factory.mktemp("wn") / "nltk_data")
+
+
 @dataclass
 class Done:
     """How a command ended: its exit status and what it printed."""

@@ -2,7 +2,6 @@
 parsed by hand and the tiny test WordNet (tests/wordnet_fixture.py)."""
 from __future__ import annotations
 
-import nltk.data
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -11,17 +10,6 @@ from features.align import STRENGTH, align, sides
 from features.alignment import Alignment
 from features.lexical import WordNetRelations
 from tests.conftest import parsed_pair
-from tests.wordnet_fixture import write_tiny_wordnet
-
-
-@pytest.fixture(scope="module")
-def tiny_wordnet(tmp_path_factory):
-    return write_tiny_wordnet(tmp_path_factory.mktemp("wn") / "nltk_data")
-
-
-@pytest.fixture(autouse=True)
-def nltk_path_restored(monkeypatch):
-    monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
 
 
 def values(pairs, wordnet_dir) -> list[dict]:

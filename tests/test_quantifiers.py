@@ -2,22 +2,9 @@
 test WordNet (tests/wordnet_fixture.py)."""
 from __future__ import annotations
 
-import nltk.data
-import pytest
 
 from features.quantifiers import CLASSES, NUMBER_WORDS, Quantifiers
 from tests.conftest import parsed_pair
-from tests.wordnet_fixture import write_tiny_wordnet
-
-
-@pytest.fixture(scope="module")
-def tiny_wordnet(tmp_path_factory):
-    return write_tiny_wordnet(tmp_path_factory.mktemp("wn") / "nltk_data")
-
-
-@pytest.fixture(autouse=True)
-def nltk_path_restored(monkeypatch):
-    monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
 
 
 def nonzero(pairs, wordnet_dir) -> list[dict]:

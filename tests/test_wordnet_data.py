@@ -37,12 +37,6 @@ from tests.wordnet_fixture import SYNSETS, write_tiny_wordnet, write_tiny_wordne
 TINY = len(SYNSETS)
 
 
-@pytest.fixture(autouse=True)
-def nltk_path_restored(monkeypatch):
-    """Loading puts directories on nltk.data.path; no test's temporary folder may stay there."""
-    monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
-
-
 @pytest.fixture
 def tiny(tmp_path) -> Path:
     return write_tiny_wordnet(tmp_path / "nltk_data")

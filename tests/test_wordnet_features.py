@@ -20,12 +20,6 @@ from tests.conftest import make_pair
 from tests.wordnet_fixture import write_tiny_wordnet
 
 
-@pytest.fixture(autouse=True)
-def nltk_path_restored(monkeypatch):
-    """Loading puts directories on nltk.data.path; no test's temporary folder may stay there."""
-    monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
-
-
 @pytest.fixture
 def tiny(tmp_path):
     return write_tiny_wordnet(tmp_path / "nltk_data")
