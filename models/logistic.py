@@ -112,11 +112,19 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         tol = self._tol(solver)
         model = LogisticRegression(C=self.C, solver=solver, max_iter=self.max_iter, tol=tol,
                                    random_state=self.random_state, warm_start=previous is not None)
+        # Columns no training row has get weight 0 at the optimum (only the penalty acts on them):
+        # fit on the others. A learning-curve point of 10 pairs from SNLI's 1M-column matrix fits
+        # ~1,000 weights instead of 3M (4.7 s to a fraction of a second).
+        present = _present_columns(X)
+        X_fit = X if present is None else X[:, present]
         if previous is not None:
-            model.coef_, model.intercept_ = previous.model_.coef_, previous.model_.intercept_
+            coef = previous.model_.coef_
+            model.coef_, model.intercept_ = (coef if present is None else coef[:, present]), previous.model_.intercept_
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
-            model.fit(X, y)
+            model.fit(X_fit, y)
+        if present is not None:
+            _widen(model, present, X.shape[1])
         self.n_iter_ = int(np.max(model.n_iter_))
         self.converged_ = not any(issubclass(w.category, ConvergenceWarning) for w in caught)
         self.start_C_ = previous.model_.C if previous is not None else None
@@ -222,6 +230,26 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "model_")
         coef = self.model_.coef_
         return np.vstack([-coef[0], coef[0]]) if coef.shape[0] == 1 else coef
+
+
+def _present_columns(X) -> np.ndarray | None:
+    """Indices of the columns with a stored value in some row, or None when every column has one
+    (or none has: nothing to leave out)."""
+    if sp.issparse(X):
+        present = np.zeros(X.shape[1], dtype=bool)
+        present[X.indices] = True
+    else:
+        present = np.any(X != 0, axis=0)
+    if present.all() or not present.any():
+        return None
+    return np.flatnonzero(present)
+
+
+def _widen(model: LogisticRegression, present: np.ndarray, n_features: int) -> None:
+    """A model fitted on the columns `present` made one of all `n_features`: 0 for the others."""
+    coef = np.zeros((model.coef_.shape[0], n_features), dtype=model.coef_.dtype)
+    coef[:, present] = model.coef_
+    model.coef_, model.n_features_in_ = coef, n_features
 
 
 def _predicted_start(history: list, C: float):

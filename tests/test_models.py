@@ -223,6 +223,21 @@ def test_fit_path_below_newton_from_rows_fits_each_value_cold():
         np.testing.assert_array_equal(model.model_.coef_, cold.model_.coef_)  # exactly the cold fit
 
 
+@pytest.mark.parametrize("classes", [2, 3])
+def test_columns_no_training_row_has_get_weight_zero_and_the_same_optimum(classes):
+    from sklearn.linear_model import LogisticRegression
+    X, y = _sparse_problem(seed=5, rows=400)  # its last 40 columns are empty
+    y = np.where(y == "n", "e", y) if classes == 2 else y
+    model = LogisticClassifier(C=1.0, tol=1e-8).fit(X, y)
+    weights = model.model_.coef_
+    assert model.solver_ == "newton-cg" and weights.shape == (1 if classes == 2 else 3, 290)
+    assert not weights[:, -40:].any()
+    # the weights of the other columns: scikit-learn's own fit on all 290 columns, to its precision
+    full = LogisticRegression(C=1.0, solver="newton-cg", tol=1e-8).fit(X.astype(np.float64), y)
+    np.testing.assert_allclose(weights, full.coef_, atol=1e-4)
+    np.testing.assert_array_equal(model.predict(X), full.predict(X))
+
+
 def test_newton_pcg_with_no_feature_present_fits_the_class_frequencies():
     import scipy.sparse as sp
     X = sp.csr_matrix((6, 4), dtype=np.float32)  # e.g. a learning-curve sample without kept features
