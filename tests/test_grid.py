@@ -46,3 +46,29 @@ def test_dask_backend_needs_a_scheduler():
     with pytest.raises(UsageError, match="--scheduler"):
         with grid_backend("dask", None):
             pass
+
+
+def _shared_sum(handle, index):
+    obj = handle.get()
+    return index, float(obj["matrix"][index].sum()), obj["words"][index]
+
+
+def test_shared_object_reaches_each_worker_without_riding_on_every_task():
+    """A grid's large input is one file the local workers load once; a task carries only its path."""
+    import pickle
+
+    import numpy as np
+    from joblib import Parallel, delayed
+
+    from experiments.engine.parallel import shared
+
+    obj = {"matrix": np.arange(200_000, dtype=float).reshape(1000, 200), "words": [f"w{i}" for i in range(1000)]}
+    with shared(obj, "local", 2) as handle:
+        assert len(pickle.dumps(handle)) < 500  # the task's argument: a path, not 1.6 MB of numbers
+        got = Parallel(n_jobs=2)(delayed(_shared_sum)(handle, i) for i in (0, 7, 999))
+        folder = os.path.dirname(handle.path)
+    assert got == [(0, float(sum(range(200))), "w0"), (7, float(sum(range(1400, 1600))), "w7"),
+                   (999, float(sum(range(199_800, 200_000))), "w999")]
+    assert not os.path.exists(folder)  # removed with the grid
+    with shared(obj, "local", 1) as handle:  # one job: in this process, the object itself
+        assert handle.get() is obj

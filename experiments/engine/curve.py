@@ -26,8 +26,8 @@ from ..version import __version__
 from ..outputs.records import versions, write_json_atomic
 from .config import RunConfig
 from .errors import UsageError
-from .experiment import default_log, majority_reference, prepare, progress, run_row
-from .parallel import grid_backend, n_jobs
+from .experiment import Prepared, default_log, majority_reference, prepare, progress, run_row
+from .parallel import grid_backend, n_jobs, shared
 from .rows import Row, plan_rows
 from .splits import labels_of
 
@@ -74,7 +74,11 @@ def sample(n_train: int, size: int, seed: int) -> np.ndarray:
 
 
 def fit_point(point: Point, row: Row, prepared, config: RunConfig) -> dict:
-    """One point: the row fitted on its sample, scored on the evaluation split."""
+    """One point: the row fitted on its sample, scored on the evaluation split.
+
+    prepared: the run's `Prepared`, or a `parallel.shared` handle to it."""
+    if not isinstance(prepared, Prepared):
+        prepared = prepared.get()
     n_train = len(prepared.data.train)
     outcome = run_row(row, prepared, config, 1, sample=sample(n_train, point.size, point.seed), keep=False)
     result = outcome.result
@@ -132,11 +136,15 @@ def learning_curve(config: RunConfig, out: Path | str | None = None, *, overwrit
     n_train = len(data.train)
     # A clipped size gives every seed the whole split: fit once, record it for each seed.
     unique = list({(p.config, p.size, p.seed if p.size < n_train else -1): p for p in todo}.values())
+    # Largest samples first: the whole-split fits are the longest, and started last they would
+    # leave one worker running alone at the end.
+    unique.sort(key=lambda p: -p.size)
     log(f"{len(points)} points: {len(points) - len(todo)} reused, {len(unique)} to fit")
     if unique:
-        with grid_backend(config.backend, config.scheduler):
-            results = Parallel(n_jobs=n_jobs(config.backend, config.jobs), return_as="generator_unordered")(
-                delayed(fit_point)(p, by_name[p.config], prepared, config) for p in unique)
+        jobs = n_jobs(config.backend, config.jobs)
+        with grid_backend(config.backend, config.scheduler), shared(prepared, config.backend, jobs) as handle:
+            results = Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                delayed(fit_point)(p, by_name[p.config], handle, config) for p in unique)
             for point in progress(results, "points", config.progress, total=len(unique)):
                 for p in todo:
                     if p.config == point["config"] and p.size == point["size"] and \

@@ -29,7 +29,7 @@ from .config import RunConfig
 from .errors import UsageError
 from .explanations import top_features
 from .metrics import evaluate
-from .parallel import grid_backend, n_jobs
+from .parallel import grid_backend, n_jobs, shared
 from .resampling import bootstrap
 from .rows import Row, plan_rows
 from .selection import describe_folds, out_of_fold_predictions, stratified_folds, tune
@@ -192,6 +192,10 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
     return RowOutcome(result, predictor, examples_from)
 
 
+def _run_shared_row(row: Row, handle, config: RunConfig) -> RowOutcome:
+    return run_row(row, handle.get(), config, 1)
+
+
 def input_settings(data: Splits, config: RunConfig) -> dict:
     """What predict.py must know to read new pairs as the training pairs were read: the columns of
     a custom corpus' files, and the label map (the command line can still override them)."""
@@ -244,8 +248,9 @@ def run(config: RunConfig, log=None) -> Outcome:
     jobs = n_jobs(config.backend, config.jobs)
     with grid_backend(config.backend, config.scheduler):
         if len(rows) > 1:
-            outcomes = Parallel(n_jobs=jobs)(delayed(run_row)(r, prepared, config, 1)
-                                             for r in progress(rows, "rows", config.progress))
+            with shared(prepared, config.backend, jobs) as handle:
+                outcomes = Parallel(n_jobs=jobs)(delayed(_run_shared_row)(r, handle, config)
+                                                 for r in progress(rows, "rows", config.progress))
         else:
             outcomes = [run_row(rows[0], prepared, config, jobs, progress=config.progress)]
     prepared.timings["fit_and_evaluate"] = time.perf_counter() - started
