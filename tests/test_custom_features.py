@@ -55,7 +55,7 @@ def test_unknown_modules_and_features(cli, user_dir):
 def test_learning_curves_take_feature_lists(cli, user_dir):
     done = cli("curve", "--import", "my_lab_features", "--dataset", "demo", "--sizes",
                   "50,all", "--seeds", "1", "--configs", "unlexicalized+lab_negation,lab_negation", "--jobs", "2",
-                  "--out", "curve", "--quiet")
+                  "--C", "1", "--out", "curve", "--quiet")
     assert done.returncode == 0, done.stderr
     with open(user_dir / "curve" / "curve.csv", newline="") as handle:
         configs = {row["config"] for row in csv.DictReader(handle)}

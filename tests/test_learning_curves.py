@@ -108,8 +108,8 @@ def test_single_class_sample_predicts_that_class():
 def test_a_point_is_a_run_row_on_a_sample():
     # One engine: the curve's point at the whole split is run.py's row, number for number.
     curve = experiments.learning_curve(dataset="demo", sizes="all", seeds=1, configs="unlexicalized", quiet=True,
-                                       C="0.3,1")
-    run = experiments.run(dataset="demo", features="unlexicalized", quiet=True, C="0.3,1")
+                                       C="0.3,1", tune_on="dev")
+    run = experiments.run(dataset="demo", features="unlexicalized", quiet=True, C="0.3,1", tune_on="dev")
     point = curve.points.iloc[0]
     row = run.row()
     assert point.eval_accuracy == row["metrics"]["dev"]["accuracy"]

@@ -73,7 +73,7 @@ def test_a_registered_model_runs_in_worker_processes(registered, tmp_path):
 def test_a_registered_model_draws_a_learning_curve(registered, tmp_path):
     out = tmp_path / "curve"
     assert curve_main(["--dataset", "demo", "--sizes", "30,all", "--seeds", "2", "--configs",
-                              "nearest_mean:unlexicalized,unlexicalized", "--out", str(out), "--quiet"]) == 0
+                              "nearest_mean:unlexicalized,unlexicalized", "--tune-on", "dev", "--out", str(out), "--quiet"]) == 0
     with open(out / "curve.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert {r["config"] for r in rows} == {"nearest_mean:unlexicalized", "unlexicalized"} and len(rows) == 8

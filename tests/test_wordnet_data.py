@@ -147,7 +147,7 @@ def nltk_server(tmp_path, monkeypatch):
     package = buffer.getvalue()
     (www / "wordnet.zip").write_bytes(package)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(www)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    threading.Thread(target=functools.partial(httpd.serve_forever, poll_interval=0.01), daemon=True).start()
     base = f"http://127.0.0.1:{httpd.server_address[1]}"
     unzipped = sum(path.stat().st_size for path in source.iterdir())
     (www / "index.xml").write_text(
