@@ -72,3 +72,23 @@ def test_shared_object_reaches_each_worker_without_riding_on_every_task():
     assert not os.path.exists(folder)  # removed with the grid
     with shared(obj, "local", 1) as handle:  # one job: in this process, the object itself
         assert handle.get() is obj
+
+
+def test_a_feature_type_defined_in_a_notebook_reaches_the_workers():
+    """A notebook's function lives in __main__, which worker processes do not have: the grid's
+    shared file must carry it by value (cloudpickle), as joblib carries task arguments."""
+    from features import register_feature, unregister_feature
+
+    def not_in_hypothesis(pair):
+        return {"not": float("not" in pair.hypothesis_tokens)}
+
+    not_in_hypothesis.__module__ = "__main__"  # as defined in a notebook cell
+    register_feature("nb_not", not_in_hypothesis)
+    try:
+        record = experiments.run(dataset="demo", features="unlexicalized,nb_not", ablation_table=True, jobs=2,
+                                 C=1.0, quiet=True).record
+    finally:
+        unregister_feature("nb_not")
+    assert [r["name"] for r in record["rows"]][-1] == "-nb_not"
+    full, without = record["rows"][0], record["rows"][-1]
+    assert full["n_columns"] == without["n_columns"] + 1

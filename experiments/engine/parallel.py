@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import shutil
 import sys
 import tempfile
 
+import cloudpickle
 import joblib
 
 from .errors import UsageError
@@ -83,7 +85,8 @@ class _OnDisk:
     def get(self):
         if _LOADED.get("path") != self.path:
             _LOADED.clear()  # a worker outlives its grid: keep one grid's object, not every one
-            _LOADED.update(path=self.path, obj=joblib.load(self.path, mmap_mode="r"))
+            with open(self.path, "rb") as handle:
+                _LOADED.update(path=self.path, obj=pickle.load(handle))
         return _LOADED["obj"]
 
 
@@ -96,17 +99,19 @@ def shared(obj, backend: str = "local", jobs: int = 1):
 
     joblib pickles a task's arguments for every task: at SNLI scale the annotated splits take
     ~6 s to pickle and ~6 s to unpickle, which a learning curve's 30 points paid each. Local
-    workers instead load one file once each (matrices memory-mapped, not copied); tasks run in
-    this process (`jobs` 1) read `obj` itself, and a Dask cluster gets it as an argument (its
-    workers need not share this machine's disk).
+    workers instead load one file once each; tasks run in this process (`jobs` 1) read `obj`
+    itself, and a Dask cluster gets it as an argument (its workers need not share this machine's
+    disk). The file is written by cloudpickle, as joblib sends tasks, so that feature types
+    defined in a notebook or a script travel by value.
     """
     if backend != "local" or jobs == 1:
         yield _Inline(obj)
         return
     folder = tempfile.mkdtemp(prefix="nli-grid-")
     try:
-        path = os.path.join(folder, "shared.joblib")
-        joblib.dump(obj, path)
+        path = os.path.join(folder, "shared.pickle")
+        with open(path, "wb") as handle:
+            cloudpickle.dump(obj, handle, protocol=pickle.HIGHEST_PROTOCOL)
         yield _OnDisk(path)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
