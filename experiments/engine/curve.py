@@ -26,7 +26,7 @@ from ..version import __version__
 from ..outputs.records import versions, write_json_atomic
 from .config import RunConfig
 from .errors import UsageError
-from .experiment import Prepared, default_log, majority_reference, prepare, progress, run_row
+from .experiment import default_log, majority_reference, prepare, progress, run_row
 from .parallel import grid_backend, n_jobs, shared
 from .rows import Row, plan_rows
 from .splits import labels_of
@@ -73,12 +73,11 @@ def sample(n_train: int, size: int, seed: int) -> np.ndarray:
     return np.sort(np.random.default_rng([seed, size]).choice(n_train, size, replace=False))
 
 
-def fit_point(point: Point, row: Row, prepared, config: RunConfig) -> dict:
+def fit_point(point: Point, row: Row, shared_prepared, config: RunConfig) -> dict:
     """One point: the row fitted on its sample, scored on the evaluation split.
 
-    prepared: the run's `Prepared`, or a `parallel.shared` handle to it."""
-    if not isinstance(prepared, Prepared):
-        prepared = prepared.get()
+    shared_prepared: a `parallel.shared` handle to the run's `Prepared`."""
+    prepared = shared_prepared.get()
     n_train = len(prepared.data.train)
     outcome = run_row(row, prepared, config, 1, sample=sample(n_train, point.size, point.seed), keep=False)
     result = outcome.result
