@@ -76,9 +76,9 @@ class RunResult:
         name = self._name(name)
         outcome = self._outcome.outcomes[name]
         s = outcome.scored
-        model = outcome.predictor.model
-        table = explain_examples(model, outcome.predictor.featurizer, outcome.predictor.columns, s["X"], s["gold"],
-                                 s["predicted"], s["pairs"], k=k)
+        predictor = outcome.predictor
+        table = explain_examples(predictor.spec, predictor.model, predictor.featurizer, predictor.columns, s["X"],
+                                 s["gold"], s["predicted"], s["pairs"], k=k)
         return pd.DataFrame(table)
 
     def compare(self, a: str, b: str, *, resamples: int = 10_000) -> "Comparison":

@@ -298,9 +298,14 @@ class AlignedFeature(DenseFeature):
 
     def _batch(self, pairs, fit: bool):
         if fit:
-            self.relations_ = WordNetRelations(data_dir=self.wordnet_dir)
+            self.relations_ = self._new_relations()
             self.relations_.reader  # noqa: B018 - missing WordNet fails here
         return super()._batch(pairs, fit)
+
+    def _new_relations(self) -> WordNetRelations:
+        """The relations this type reads (also what a loaded model file gets: WordNet from this
+        process's own NLTK path, never from a file)."""
+        return WordNetRelations(data_dir=self.wordnet_dir)
 
     def _aligned(self, batch) -> Aligned:
         check_is_fitted(self, "relations_")

@@ -77,6 +77,11 @@ class SparseIndicatorFeature(FeatureType):
     def _key_name(self, key: int) -> str:
         raise NotImplementedError
 
+    def _keys_valid(self, keys: np.ndarray) -> bool:
+        """Whether every key (int64, >= 0) names only words and bigrams of the fitted encoder:
+        what a model file's keys must pass before `_key_name` may decode them."""
+        raise NotImplementedError
+
     def fit_transform(self, pairs, y=None):
         batch = self._batch(pairs, fit=True)
         # Keep features present in at least `min_count` training pairs: one-off cross-bigrams

@@ -34,6 +34,10 @@ class CrossBigrams(CrossFeature):
     def _key_name(self, key):
         return f"{self._bigram(key >> WORD_BITS)}|{self._bigram(key & _LOW)}"
 
+    def _keys_valid(self, keys):
+        n = len(self.encoder_.bigrams_)
+        return bool(((keys >> WORD_BITS) < n).all() and ((keys & _LOW) < n).all())
+
     def _bigram(self, ident: int) -> str:
         bigram = int(self.encoder_.bigrams_[ident])
         return f"{self._word(bigram >> WORD_BITS)} {self._word(bigram & _LOW)}"

@@ -98,3 +98,7 @@ class CrossUnigrams(CrossFeature):
 
     def _key_name(self, key):
         return f"{self._word(key >> WORD_BITS)}|{self._word(key & _LOW)}"
+
+    def _keys_valid(self, keys):
+        n = len(self.encoder_.words_)
+        return bool(((keys >> WORD_BITS) < n).all() and ((keys & _LOW) < n).all())

@@ -27,6 +27,11 @@ class HypNgrams(SparseIndicatorFeature):
         bigrams |= _BIGRAM
         return [rows, rows[starts]], [h.ids.astype(np.int64), bigrams]
 
+    def _keys_valid(self, keys):
+        bigram = (keys & _BIGRAM) != 0
+        unigrams, bigrams = keys[~bigram], keys[bigram] & ~_BIGRAM
+        return bool((unigrams < len(self.encoder_.words_)).all() and (bigrams < len(self.encoder_.bigrams_)).all())
+
     def _key_name(self, key):
         if key & _BIGRAM:
             bigram = int(self.encoder_.bigrams_[key & ~_BIGRAM])

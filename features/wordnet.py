@@ -68,10 +68,15 @@ class WordNet(DenseFeature):
 
     def _batch(self, pairs, fit: bool):
         if fit:  # every fitting route comes through here (fit_transform, raw_values on an unfitted type)
-            self.relations_ = WordNetRelations(data_dir=self.wordnet_dir, max_depth=self.hypernym_depth,
-                                               cohyponym_depth=self.cohyponym_depth, senses=self.senses)
+            self.relations_ = self._new_relations()
             self.relations_.reader  # noqa: B018 - missing WordNet fails here, not on the first content word
         return super()._batch(pairs, fit)
+
+    def _new_relations(self) -> WordNetRelations:
+        """The relations this type reads (also what a loaded model file gets: WordNet from this
+        process's own NLTK path, never from a file)."""
+        return WordNetRelations(data_dir=self.wordnet_dir, max_depth=self.hypernym_depth,
+                                cohyponym_depth=self.cohyponym_depth, senses=self.senses)
 
     def _values(self, batch) -> np.ndarray:
         counts = self.relation_counts(batch.pairs)

@@ -29,8 +29,11 @@ from sklearn.utils.validation import check_is_fitted
 from features.encoding import check_pairs
 from features.labels import ENTAILMENT, NLI2, NOT_ENTAILMENT
 
+from features.state import Bool, Choice, Float, Mapping_, Schema, Texts, require, set_fitted
+
 from .common import TrainingDataError, check_training_labels
 from .spec import ModelSpec, Tuning
+from .state import EstimatorKind
 
 PUNCTUATION = frozenset({".", ",", ":", "``", "''", "-LRB-", "-RRB-", "HYPH", "NFP", "#", "$"})
 # DKPro's coarse classes that EOP's English configuration removes, in PTB tags: PUNC, PP (IN, TO),
@@ -320,6 +323,25 @@ def _describe(model) -> dict:
             "weight_values": dict(model.weights_), "threshold": float(model.threshold_)}
 
 
+def _check_state(values, sizes) -> None:
+    weights = values["weights_"]
+    require(set(weights) == {"delete", "insert", "substitute"}, "the weights must be delete, insert and substitute")
+    require(weights["delete"] + weights["insert"] > 0, "delete and insert both weigh 0: no distance can be normalized")
+    require(values["classes_"] == list(NLI2), f"the classes must be {', '.join(NLI2)}")
+
+
+def _restore(estimator, values, sizes):
+    return set_fitted(estimator, {**values, "classes_": np.array(NLI2, dtype=object)})
+
+
+# Weights as EOP's search range allows ([0, 5]); the threshold is a normalized distance.
+STATE = EstimatorKind(EditDistanceClassifier, Schema("EditDistanceClassifier", {
+    "weights_": Mapping_(Float(lo=0.0, hi=5.0), keys=("delete", "insert", "substitute")),
+    "threshold_": Float(lo=-1.0, hi=1e6),
+    "train_accuracy_": Float(lo=0.0, hi=1.0),
+    "classes_": Texts(),
+}, check=_check_state), restore=_restore)
+
 SPEC = ModelSpec(
     name="edit_distance",
     factory=EditDistanceClassifier,
@@ -330,5 +352,9 @@ SPEC = ModelSpec(
     # Chosen by CV on train even where there is a dev split: EOP tunes on its training data only.
     tuning=Tuning(grid={"form": FORMS, "stop_list": ("basic", "eop"), "weights": ("tuned", "eop_model", "eop_config")},
                   on="cv"),
+    hyperparameters={"form": Choice(FORMS), "stop_list": Choice(tuple(STOP_LISTS)),
+                     "weights": Choice(tuple(WEIGHT_SCHEMES)), "wordnet": Bool()},
+    state=STATE,
+    explain=EditDistanceClassifier.explain,
     describe=_describe,
 )

@@ -15,8 +15,12 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
+from features.state import Bool, Choice, Float, Int, Optional, Part, Schema, require, set_fitted
+
 from .common import check_training_labels
+from .sklearn_kinds import LOGISTIC_REGRESSION
 from .spec import ModelSpec, Tuning
+from .state import CLASSES, EstimatorKind
 
 C_GRID = (0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0)
 # A best C at an end of the grid extends the grid, a step (x3.16) at a time, up to these limits.
@@ -541,12 +545,31 @@ def _axpy(a: float, x: np.ndarray, y: np.ndarray) -> None:
     blas.daxpy(x, y, a=a)
 
 
+def _check_state(values, sizes) -> None:
+    require(list(values["model_"].classes_) == list(values["classes_"]),
+            "the weights' classes are not the model's classes")
+
+
+STATE = EstimatorKind(LogisticClassifier, Schema("LogisticClassifier", {
+    "model_": Part(LOGISTIC_REGRESSION),
+    "classes_": CLASSES,
+    "n_features_in_": Int(size="n_features"),
+    "solver_": Choice((NEWTON, "newton-cg", "newton-cholesky", "lbfgs", "liblinear", "sag", "saga")),
+    "n_iter_": Int(), "converged_": Bool(), "start_C_": Optional(Float(lo=0.0, open_lo=True)),
+}, check=_check_state, build=lambda values, sizes: set_fitted(LogisticClassifier(), values)),
+    restore=lambda estimator, values, sizes: set_fitted(estimator, values))
+# C as tuning may choose it (the grid extended to its limits); the only parameter a file sets.
+C_VALUE = Float(lo=C_LIMITS[0] / 10, hi=C_LIMITS[1] * 10)
+
 SPEC = ModelSpec(
     name="lr",
     factory=LogisticClassifier,
     title="logistic regression",
     input="matrix",
     tuning=Tuning(grid={"C": C_GRID}, extend={"C": C_LIMITS}, path="C"),
+    hyperparameters={"C": C_VALUE},
+    state=STATE,
+    weights=LogisticClassifier.class_weights,
     describe=lambda model: {"solver": model.solver_, "iterations": model.n_iter_, "converged": model.converged_,
                             **({"warm_from_C": model.start_C_} if getattr(model, "start_C_", None) is not None
                                else {})},

@@ -4,8 +4,11 @@ from __future__ import annotations
 import numpy as np
 from sklearn.dummy import DummyClassifier
 
+from features.state import Array, Schema, Text, require, set_fitted
+
 from .common import check_training_labels
 from .spec import ModelSpec
+from .state import CLASSES, EstimatorKind
 
 
 class MajorityClassifier(DummyClassifier):
@@ -30,12 +33,32 @@ class MajorityClassifier(DummyClassifier):
         return self
 
 
+def _check_state(values, sizes) -> None:
+    prior = values["class_prior_"]
+    require(abs(prior.sum() - 1) < 1e-6, "the class prior does not sum to 1")
+    require(values["majority_"] == values["classes_"][int(np.argmax(prior))], "the majority is not the most frequent class")
+
+
+def _restore(estimator, values, sizes):
+    set_fitted(estimator, values)
+    estimator._strategy, estimator.sparse_output_, estimator.n_outputs_ = "prior", False, 1
+    estimator.n_classes_ = len(values["classes_"])
+    return estimator
+
+
+STATE = EstimatorKind(MajorityClassifier, Schema("MajorityClassifier", {
+    "classes_": CLASSES,
+    "class_prior_": Array("float64", ("n_classes",), lo=0.0, hi=1.0),
+    "majority_": Text(),
+}, check=_check_state), restore=_restore)
+
 SPEC = ModelSpec(
     name="majority",
     factory=MajorityClassifier,
     title="majority class",
     input="pairs",
     min_classes=1,
+    state=STATE,
     describe=lambda model: {"majority_label": str(model.majority_)},
     reference=True,
 )

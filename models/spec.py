@@ -46,6 +46,19 @@ def _no_details(model) -> dict:
     return {}
 
 
+def _field_for(values):
+    """A field for a grid's candidates: a choice among texts or flags, else a finite number."""
+    from features.state import Bool, Choice, Float, Int
+    values = tuple(values)
+    if all(isinstance(v, bool) for v in values):
+        return Bool()
+    if all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+        return Int(lo=min(values + (0,)), hi=max(values) * 1000 + 1000)
+    if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+        return Float(lo=min(0.0, *values), hi=max(values) * 1e4 + 1.0)
+    return Choice(values)
+
+
 @dataclass(frozen=True)
 class ModelSpec:
     """A model as the suite's drivers see it.
@@ -61,6 +74,17 @@ class ModelSpec:
     real_valued_param: for a matrix model that treats real-valued columns apart from indicator
         columns, the name of its parameter taking a boolean mask of the real-valued columns of the
         matrix it gets; the drivers set it from the featurizer (`PairFeaturizer.real_valued_mask`).
+    hyperparameters: the parameters the command line and tuning may set (name -> a
+        `features.state` field declaring its type and range): `--C` and the like reach only models
+        that declare them, and they are the only parameters a model file sets on what the factory
+        builds. None: those of the tuning grid, typed by its values (`declared_hyperparameters`).
+    weights: fitted model -> (n_classes, n_columns) weights per class, for a model that explains
+        itself by its features (top features, the features that pushed each prediction); None
+        for one that cannot.
+    explain: (fitted model, inputs) -> one text per input saying why it was labelled so (edit
+        distance: its distance against the threshold); None for one that has no account.
+    state: how a fitted model is kept in a model file (`models.state.EstimatorKind`); None:
+        the kind is looked up by the class the factory builds (`models.sklearn_kinds`).
     describe: fitted model -> JSON-able facts for the run record and the report.
     reference: a reference row (the majority class): reports read the other rows against it, and
         a table that has it needs no separately computed reference.
@@ -75,6 +99,10 @@ class ModelSpec:
     needs_lemmas: bool = False
     tuning: Tuning | None = None
     real_valued_param: str | None = None
+    hyperparameters: Mapping[str, Any] | None = None
+    state: Any = None
+    weights: Callable[[Any], Any] | None = None
+    explain: Callable[[Any, Any], list] | None = None
     describe: Callable[[Any], dict] = field(default=_no_details)
     reference: bool = False
 
@@ -85,6 +113,17 @@ class ModelSpec:
     @property
     def uses_features(self) -> bool:
         return self.input == "matrix"
+
+    @property
+    def declared_hyperparameters(self) -> dict:
+        """name -> field: as declared, or the tuning grid's parameters typed by their candidates."""
+        if self.hyperparameters is not None:
+            return dict(self.hyperparameters)
+        return {name: _field_for(values) for name, values in (self.tuning.grid if self.tuning else {}).items()}
+
+    @property
+    def explains(self) -> bool:
+        return self.weights is not None or self.explain is not None
 
     def build(self, *, seed: int = 0, jobs: int = 1, **params):
         """An unfitted estimator; the run's seed and worker count go to the factory if it takes them."""

@@ -10,9 +10,14 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
+from features.state import Array, Float, Int, Mapping_, Part, Schema, StateError, require, set_fitted
+
 from .common import check_training_labels
 from .logistic import C_GRID, LogisticClassifier
+from .logistic import STATE as LOGISTIC_STATE
+from .sklearn_kinds import HIST_GRADIENT_BOOSTING
 from .spec import ModelSpec
+from .state import CLASSES, EstimatorKind
 
 
 class StackedClassifier(ClassifierMixin, BaseEstimator):
@@ -166,11 +171,78 @@ def _describe(model) -> dict:
             "dense_columns": int(model.dense_mask_.sum()), "trees": int(model.trees_.n_iter_)}
 
 
+def _check_state(values, sizes) -> None:
+    classes = list(values["classes_"])
+    require(list(values["lr_"].classes_) == classes and list(values["trees_"].classes_) == classes,
+            "its parts do not share its classes")
+    n_dense = int(values["dense_mask_"].sum())
+    require(values["trees_"].n_features_in_ == n_dense + len(classes),
+            f"the trees read {values['trees_'].n_features_in_} columns, not the {n_dense} real-valued columns "
+            f"and {len(classes)} probabilities")
+    require(values["C_"] in values["lr_scores_"], "its C has no out-of-fold score")
+
+
+def _restore(estimator, values, sizes):
+    """Set on a factory-built StackedClassifier: its LR must read the columns its `lr_columns` says."""
+    n_sparse = sizes["n_features"] if estimator.lr_columns == "all" else int((~values["dense_mask_"]).sum())
+    if values["lr_"].n_features_in_ != n_sparse:
+        raise StateError(f"its logistic regression reads {values['lr_'].n_features_in_} columns, not the "
+                         f"{n_sparse} that lr_columns={estimator.lr_columns!r} gives it")
+    return set_fitted(estimator, values)
+
+
+class _Scores(Mapping_):
+    """C -> out-of-fold accuracy; JSON keys are texts, read back as the numbers they write."""
+
+    def __init__(self):
+        super().__init__(Float(lo=0.0, hi=1.0))
+
+    def dump(self, value, writer, path):
+        return {repr(float(C)): float(score) for C, score in value.items()}
+
+    def load(self, raw, reader, path, sizes):
+        scores = {}
+        for key, score in super().load(raw, reader, path, sizes).items():
+            try:
+                C = float(key)
+            except ValueError:
+                raise StateError(f"{path}: {key!r:.40} is not a value of C") from None
+            if not 0 < C < float("inf"):
+                raise StateError(f"{path}: {key!r:.40} is not a value of C")
+            scores[C] = score
+        return scores
+
+
+class _Mask(Array):
+    """The real-valued columns' mask; binds n_dense, the count the trees read besides LR's probabilities."""
+
+    def __init__(self):
+        super().__init__("bool", ("n_features",))
+
+    def load(self, raw, reader, path, sizes):
+        mask = super().load(raw, reader, path, sizes)
+        sizes.bind("n_dense", int(mask.sum()), path)
+        return mask
+
+
+# Fields are read in this order: the trees' width comes from the mask and the classes.
+STATE = EstimatorKind(StackedClassifier, Schema("StackedClassifier", {
+    "classes_": CLASSES,
+    "n_features_in_": Int(size="n_features"),
+    "dense_mask_": _Mask(),
+    "lr_": Part(LOGISTIC_STATE.schema, free=("n_features",)),
+    "trees_": Part(HIST_GRADIENT_BOOSTING, bind=lambda sizes: {"n_features": sizes["n_dense"] + sizes["n_classes"]}),
+    "C_": Float(lo=0.0, open_lo=True),
+    "lr_scores_": _Scores(),
+    "n_iter_": Int(),
+}, check=_check_state), restore=_restore)
+
 SPEC = ModelSpec(
     name="stacked",
     factory=StackedClassifier,
     title="boosted trees over real-valued features + out-of-fold LR",
     input="matrix",
     real_valued_param="dense_columns",
+    state=STATE,
     describe=_describe,
 )

@@ -2,6 +2,8 @@
 parsed by hand and the tiny test WordNet (tests/wordnet_fixture.py)."""
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -80,11 +82,15 @@ def test_identical_sentences_align_fully(tiny_wordnet, tokens):
     assert all(0.0 <= row[c] <= 1.0 for c in row if c.startswith("share"))
 
 
-def test_a_fitted_alignment_travels_in_a_model_file(tiny_wordnet):
-    # The model file rebuilds the type and its WordNetRelations cache from data (no pickle).
-    from experiments.outputs.model_files import Allowlist, _Decoder, _Encoder
-    feature = Alignment(wordnet_dir=str(tiny_wordnet)).fit([BITES, NOT_RUNNING])
-    encoder = _Encoder(Allowlist())
-    tree = encoder.encode(feature)
-    restored = _Decoder(Allowlist(), dict(enumerate(encoder.arrays))).decode(tree)
-    assert (restored.transform([BITES, NOT_RUNNING]) != feature.transform([BITES, NOT_RUNNING])).nnz == 0
+def test_a_fitted_alignment_travels_in_a_model_file(tiny_wordnet, monkeypatch):
+    # The model file keeps the type's declared values; its WordNetRelations come from this
+    # process's own NLTK path, never from the file.
+    from features import PairFeaturizer
+    from features.fitted_state import dump_featurizer, load_featurizer
+    from features.state import Reader, Writer
+    monkeypatch.setenv("NLTK_DATA", str(tiny_wordnet))
+    featurizer = PairFeaturizer(features="alignment").fit([BITES, NOT_RUNNING])
+    writer = Writer()
+    tree = json.loads(json.dumps(dump_featurizer(featurizer, writer, "featurizer")))
+    restored = load_featurizer(tree, Reader(writer.arrays), "featurizer")
+    assert (restored.transform([BITES, NOT_RUNNING]) != featurizer.transform([BITES, NOT_RUNNING])).nnz == 0

@@ -85,7 +85,7 @@ def test_predict_refuses_to_overwrite_its_input(cli, tmp_path):
 
 
 def test_failed_writes_leave_no_temporaries(tmp_path, monkeypatch):
-    import numpy as np
+    import safetensors.numpy
 
     import experiments
     from experiments.outputs.submissions import bundle
@@ -94,7 +94,7 @@ def test_failed_writes_leave_no_temporaries(tmp_path, monkeypatch):
 
     def broken_save(*args, **kwargs):
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(np, "save", broken_save)
+    monkeypatch.setattr(safetensors.numpy, "save_file", broken_save)
     with pytest.raises(OSError):
         predictor.save(tmp_path / "m.model")
     with pytest.raises(FileNotFoundError):
@@ -204,7 +204,7 @@ def test_flags_that_would_mean_nothing_are_refused(cli, args, message):
 
 
 @pytest.mark.parametrize("args, note", [
-    (["--wordnet"], "--wordnet lets edit distance substitute"),
+    (["--wordnet"], "--wordnet sets candidates of wordnet, which the lr model does not have: ignored"),
     (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is for --backend dask"),
 ])
 def test_harmless_ignored_flags_are_noted(cli, tmp_path, args, note):

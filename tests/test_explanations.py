@@ -55,7 +55,8 @@ def test_the_features_that_pushed_a_prediction_by_hand():
     X = featurizer.fit_transform(TINY)
     model = LogisticClassifier(C=10.0).fit(X, [p.label for p in TINY])
     predicted = model.predict(X)
-    examples = explain_examples(model, featurizer, None, X, [p.label for p in TINY], predicted, TINY, k=2)
+    from models.logistic import SPEC
+    examples = explain_examples(SPEC, model, featurizer, None, X, [p.label for p in TINY], predicted, TINY, k=2)
     weights = model.class_weights()
     centred = weights - weights.mean(axis=0)
     i, label = 0, predicted[0]

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import csv
 import importlib.util
-import io
 import json
 import pickle
-import zipfile
+import struct
 from pathlib import Path
 
 import joblib
 import numpy as np
 import pytest
+from safetensors import safe_open
+from safetensors.numpy import save_file
 
 import experiments
 from experiments.corpora.demo import generate_demo
@@ -77,43 +78,29 @@ class RunsCode:
 def test_a_crafted_pickle_is_refused_without_running_anything(tmp_path):
     marker = tmp_path / "pwned"
     for name, dump in {"pickle": lambda f, o: f.write_bytes(pickle.dumps(o)),
-                       "joblib": lambda f, o: joblib.dump({"format": MODEL_FORMAT, "predictor": o}, f, compress=3)}.items():
+                       "joblib": lambda f, o: joblib.dump({"format": MODEL_FORMAT, "predictor": o}, f)}.items():
         crafted = tmp_path / f"{name}.model"
         dump(crafted, RunsCode(marker))
-        with pytest.raises(ModelFileError, match="not a zip archive.*pickles"):
+        with pytest.raises(ModelFileError, match="pickle.*does not load pickles"):
             load_predictor(crafted)
         assert not marker.exists()
-
-
-def test_a_crafted_archive_cannot_name_other_classes(saved, tmp_path):
-    path, _, _ = saved
-    with zipfile.ZipFile(path) as archive:
-        head = json.loads(archive.read("model.json"))
-        arrays = {n: archive.read(n) for n in archive.namelist() if n.startswith("arrays/")}
-    head["predictor"]["state"]["__dict__"]["model"] = {"__object__": "os.system", "id": 99,
-                                                        "state": {"__dict__": {}}}
-    crafted = tmp_path / "crafted.model"
-    with zipfile.ZipFile(crafted, "w") as archive:
-        archive.writestr("model.json", json.dumps(head))
-        for name, data in arrays.items():
-            archive.writestr(name, data)
-    with pytest.raises(ModelFileError, match="holds a os.system, which is not a class registered"):
-        load_predictor(crafted)
 
 
 def test_a_damaged_file_is_a_clear_error(saved, tmp_path):
     path, _, _ = saved
     blob = bytearray(path.read_bytes())
-    errors = set()
-    for where in (len(blob) // 3, len(blob) // 2, 60):  # in compressed data, and in a header
+    (length,) = struct.unpack("<Q", bytes(blob[:8]))
+    for where in (3, 8 + length // 2, 8 + length - 2, 8 + length + 5, len(blob) - 3):  # header, JSON, data
         damaged = tmp_path / f"damaged{where}.model"
         flipped = bytearray(blob)
         flipped[where] ^= 0x10
         damaged.write_bytes(bytes(flipped))
-        with pytest.raises(ModelFileError, match="damaged model file|not a model file") as info:
-            load_predictor(damaged)
-        errors.add(str(info.value).split(":")[0])
-    assert errors == {str(tmp_path / f"damaged{w}.model") for w in (len(blob) // 3, len(blob) // 2, 60)}
+        try:
+            loaded = load_predictor(damaged)
+        except ModelFileError as exc:
+            assert str(exc).startswith(f"{damaged}: ") and "\n" not in str(exc)
+        else:  # a flipped bit in a weight is still a model: it must predict labels of its own
+            assert set(loaded.predict(generate_demo("dev")[:50])) <= set(loaded.labels)
 
 
 def test_bad_model_files(saved, tmp_path):
@@ -122,35 +109,32 @@ def test_bad_model_files(saved, tmp_path):
     with pytest.raises(ModelFileError, match="not a model file"):
         load_predictor(garbage)
     other = tmp_path / "other.model"
-    with zipfile.ZipFile(other, "w") as archive:
-        archive.writestr("model.json", json.dumps({"something": "else"}))
-    with pytest.raises(ModelFileError, match="no 'nli-baselines-model' marker"):
+    save_file({"x": np.zeros(2)}, str(other), metadata={"something": "else"})
+    with pytest.raises(ModelFileError, match="no 'nli-baselines-model' header"):
         load_predictor(other)
     path, _, _ = saved
+    with safe_open(str(path), framework="np") as handle:
+        head = json.loads(handle.metadata()[MODEL_FORMAT])
+        arrays = {name: handle.get_tensor(name) for name in handle.keys()}
+    head["suite_version"], head["format_version"] = "0.9.1", 9
     old = tmp_path / "old.model"
-    with zipfile.ZipFile(path) as src, zipfile.ZipFile(old, "w") as dst:
-        for name in src.namelist():
-            data = src.read(name)
-            if name == "model.json":
-                head = json.loads(data)
-                head["suite_version"] = "0.0.1"
-                data = json.dumps(head)
-            dst.writestr(name, data)
-    with pytest.raises(ModelFileError, match="saved by nli-baselines 0.0.1.*Retrain"):
+    save_file(arrays, str(old), metadata={MODEL_FORMAT: json.dumps(head)})
+    with pytest.raises(ModelFileError, match="saved by nli-baselines 0.9.1 \\(model format 9\\).*Retrain"):
         load_predictor(old)
     with pytest.raises(ModelFileError, match="no such model file"):
         load_predictor(tmp_path / "missing.model")
+    with pytest.raises(ModelFileError, match="a model file must be given as a path, not NoneType"):
+        load_predictor(None)
 
 
 def test_model_file_holds_only_data(saved):
     path, predictor, dev = saved
-    with zipfile.ZipFile(path) as archive:
-        names = archive.namelist()
-        head = json.loads(archive.read("model.json"))
-        for name in names[1:]:
-            np.load(io.BytesIO(archive.read(name)), allow_pickle=False)  # every array loads without pickle
-    assert names[0] == "model.json" and all(n.startswith("arrays/") and n.endswith(".npy") for n in names[1:])
-    assert head["summary"]["labels"] == ["entailment", "neutral", "contradiction"] and head["format_version"] == 3
+    with safe_open(str(path), framework="np") as handle:
+        head = json.loads(handle.metadata()[MODEL_FORMAT])
+        dtypes = {str(handle.get_tensor(name).dtype) for name in handle.keys()}
+    assert dtypes <= {"float64", "float32", "int64", "int32", "bool", "uint8"}
+    assert head["labels"] == ["entailment", "neutral", "contradiction"] and head["format_version"] == 4
+    assert head["estimator"]["kind"] == "LogisticClassifier" and head["hyperparameters"] == {"C": 0.3}
     assert not path.read_bytes().startswith(b"\x80")
 
 

@@ -59,6 +59,8 @@ class RunOutputs:
             raise UsageError(f"--errors must end in .tsv, .csv or .jsonl, not {Path(self.errors).name!r}")
         if self.errors_only and not self.errors:
             raise UsageError("--errors-only says what --errors FILE holds; give --errors FILE")
+        if self.save_model:
+            self._check_savable(config)
         if self.glue_zip and not self.prediction_dirs:
             raise UsageError("--glue-zip bundles the prediction files of --glue-out or --superglue-out; give one")
         self._plan(overwrite=True).check()  # the paths' shapes first: a directory for a file, a file under a file
@@ -88,6 +90,17 @@ class RunOutputs:
             for name, directory in self.prediction_dirs.items():
                 plan.directory(directory, f"--{FORMATS[name].option.replace('_', '-')}")
         return plan
+
+    def _check_savable(self, config: RunConfig) -> None:
+        """--save-model: a model whose fitted form cannot be saved is refused now, not after training."""
+        from experiments.engine.rows import plan_rows
+        from experiments.outputs.model_files import ModelFileError, check_savable
+        from models import get_model
+        for row in plan_rows(config, config.corpus()):
+            try:
+                check_savable(get_model(row.model))
+            except ModelFileError as exc:
+                raise UsageError(f"--save-model: {exc}") from None
 
     def _check_ax(self, config: RunConfig) -> None:
         """--with-ax: GLUE's diagnostic takes entailment / neutral / contradiction, so the model must

@@ -177,8 +177,9 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
                              "gold": [str(g) for g in y_eval], "predicted": [str(x) for x in eval_pred]}
     result["fitted"] = (majority.SPEC if fallback else spec).describe(model)
     top = getattr(config, "top_features", 0)
-    if top and hasattr(model, "class_weights"):
-        result["top_features"] = top_features(model, featurizer, cols, top)
+    weights = (majority.SPEC if fallback else spec).weights
+    if top and weights is not None:
+        result["top_features"] = top_features(weights(model), model.classes_, featurizer, cols, top)
     result["seconds"] = time.perf_counter() - started
     if not keep:
         return RowOutcome(result)
@@ -206,6 +207,24 @@ def input_settings(data: Splits, config: RunConfig) -> dict:
     if config.label_map:
         settings["label_map"] = dict(config.label_map)
     return settings
+
+
+def unread_options(config: RunConfig, rows) -> list[str]:
+    """Notes on options no model of the run reads: hyperparameter candidates (`--C`, `--wordnet`)
+    that no row's model declares, and --top-features where no row's model explains itself by
+    its features."""
+    notes = []
+    specs = {row.spec.name: row.spec for row in rows}
+    for name in config.grids:
+        if not any(name in spec.declared_hyperparameters for spec in specs.values()):
+            flag = "--C" if name == "C" else f"--{name.replace('_', '-')}"
+            notes.append(f"{flag} sets candidates of {name}, which the {' and '.join(specs)} model"
+                         f"{'s do' if len(specs) > 1 else ' does'} not have: ignored"
+                         + (" (the wordnet feature type is --features ...,wordnet)" if name == "wordnet" else ""))
+    if getattr(config, "top_features", 0) and not any(spec.weights is not None for spec in specs.values()):
+        notes.append(f"--top-features lists the weights of a model that explains itself by its features; the "
+                     f"{' and '.join(specs)} model{'s have' if len(specs) > 1 else ' has'} none: ignored")
+    return notes
 
 
 def _check_two_class_labels(pairs, spec) -> None:
@@ -238,9 +257,7 @@ def run(config: RunConfig, log=None) -> Outcome:
     log = log or default_log(config)
     notes: list[str] = list(config.notes)
     rows = plan_rows(config, config.corpus(), notes)
-    if getattr(config, "wordnet", False) and not any("wordnet" in r.spec.build().get_params() for r in rows):
-        notes.append("--wordnet lets edit distance substitute WordNet synonyms and hypernyms; this run's models "
-                     "do not read it (the wordnet feature type is --features ...,wordnet)")
+    notes += unread_options(config, rows)
     for note in notes:
         log(f"note: {note}")
     prepared = prepare(config, rows, log)

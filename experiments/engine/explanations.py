@@ -5,23 +5,25 @@ from __future__ import annotations
 import numpy as np
 
 
-def top_features(model, featurizer, cols: np.ndarray | None, k: int) -> dict:
-    """Per class, the k highest-weighted columns as (readable name, weight)."""
-    weights = model.class_weights()
+def top_features(weights: np.ndarray, classes, featurizer, cols: np.ndarray | None, k: int) -> dict:
+    """Per class, the k highest-weighted columns as (readable name, weight).
+
+    weights: (n_classes, n_columns), as the model's spec gives them (`ModelSpec.weights`)."""
     out = {}
-    for label, row in zip(model.classes_, weights):
+    for label, row in zip(classes, weights):
         best = np.argsort(-row, kind="stable")[:k]
         out[str(label)] = [[featurizer.feature_name(int(cols[i] if cols is not None else i)), float(row[i])]
                            for i in best]
     return out
 
 
-def explain_examples(model, featurizer, cols: np.ndarray | None, X, gold, predicted, pairs, k: int = 3) -> dict:
+def explain_examples(spec, model, featurizer, cols: np.ndarray | None, X, gold, predicted, pairs,
+                     k: int = 3) -> dict:
     """Per scored pair: id, texts, gold and predicted label, whether it is correct, the model's
     confidence (the probability of its prediction, where it has probabilities) and the k features
     that pushed it most toward its prediction, each with its value and contribution
     (`hyp_ngrams:not=1 (+1.21); overlap:pct_content=0.00 (+0.54)`), or the model's own account
-    (`explain`).
+    (`explain`). `spec`: the model's ModelSpec, which says how it explains itself.
 
     X: the scored inputs, or None when the predictions are out of fold (a model fitted on all of
     train would explain pairs it was trained on, so confidence and features stay empty).
@@ -32,10 +34,10 @@ def explain_examples(model, featurizer, cols: np.ndarray | None, X, gold, predic
         proba = model.predict_proba(X)
         column = {c: i for i, c in enumerate(model.classes_)}
         confidence = [float(proba[i, column[label]]) for i, label in enumerate(predicted)]
-    if X is not None and hasattr(model, "explain"):
-        reasons = list(model.explain(X))
-    elif X is not None and hasattr(model, "class_weights") and featurizer is not None:
-        reasons = _pushing_features(model, featurizer, cols, X, predicted, k)
+    if X is not None and spec.explain is not None:
+        reasons = list(spec.explain(model, X))
+    elif X is not None and spec.weights is not None and featurizer is not None:
+        reasons = _pushing_features(spec.weights(model), model.classes_, featurizer, cols, X, predicted, k)
     gold = [str(g) for g in gold]
     predicted = [str(x) for x in predicted]
     return {"id": [p.id for p in pairs], "premise": [p.premise for p in pairs],
@@ -43,14 +45,13 @@ def explain_examples(model, featurizer, cols: np.ndarray | None, X, gold, predic
             "correct": [g == x for g, x in zip(gold, predicted)], "confidence": confidence, "top_features": reasons}
 
 
-def _pushing_features(model, featurizer, cols, X, predicted, k: int) -> list[str]:
+def _pushing_features(weights, classes, featurizer, cols, X, predicted, k: int) -> list[str]:
     # A softmax prediction moves with a feature's weight for the class relative to the other
     # classes: centre each column's weights across classes before multiplying by the value.
     # A scaled real value enters as (value - training mean) / spread, so it pushes even at 0:
     # the name shows the value itself, the contribution what the model made of it.
-    weights = model.class_weights()
     centred = weights - weights.mean(axis=0, keepdims=True)
-    column = {c: i for i, c in enumerate(model.classes_)}
+    column = {c: i for i, c in enumerate(classes)}
     X = X.tocsr()
     out = []
     for i, label in enumerate(predicted):

@@ -255,10 +255,10 @@ def tune(spec, estimator, given: dict, X_train, y_train, X_sel=None, y_sel=None,
     selection split or by CV on train as `judge` says. When the selection kept the chosen
     candidate's fit (`Selection.model`), use it rather than refit.
 
-    given: the run's candidates (`--C`, `--wordnet`), used for the parameters the estimator has.
+    given: the run's candidates (`--C`, `--wordnet`), used for the hyperparameters the spec declares.
     progress: a progress bar per candidate where candidates are fitted as a path."""
-    params = estimator.get_params()
-    grid = {**spec.tuning.grid, **{name: values for name, values in given.items() if name in params}}
+    declared = spec.declared_hyperparameters
+    grid = {**spec.tuning.grid, **{name: values for name, values in given.items() if name in declared}}
     on_dev = judge(spec, tune_on, len(y_train), None if y_sel is None else len(y_sel)) == "dev"
     selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
                        cv_folds=cv_folds, seed=seed, jobs=jobs, extend=spec.tuning.extend, path=spec.tuning.path,

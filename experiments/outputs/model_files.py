@@ -1,29 +1,30 @@
 """A fitted model ready to label new pairs, and its one-file saved form, which holds only data.
 
-A model file is a zip archive: `model.json` (format, versions, a readable summary, and the fitted
-objects as a tree of plain values) and `arrays/N.npy` (numeric arrays). Any registered model saves
-with no code of its own: objects are written from their state (`__getstate__`), and rebuilt from
-it only as instances of classes on an allowlist: the suite's own, the classes registered models
-build (a `LinearSVC` wrapped in your spec), scikit-learn's estimators and their fitted parts
-(already imported, never imported because a file says so), and a few of scikit-learn's compiled
-loss objects rebuilt from their arguments.
+A model file is a safetensors file (Hugging Face's format for weights: an 8-byte header length,
+a JSON header giving each array's dtype, shape and byte offsets, then the raw buffers; its
+reader checks all three before it hands out a byte, and it holds numbers only). The header's
+metadata carries this suite's own JSON: format, versions, the model's registered name, label
+set, tuned hyperparameters, run info, and the featurizer's and the estimator's declared state
+(`features.state`): each savable kind lists the attributes it keeps, their dtypes and shapes
+tied to each other and to the featurizer's width and the labels, their ranges, and the checks
+across them (tree links, vocabulary ids). Nothing in a file names a class, a function, a
+method, a path or a worker count.
 
-Loading never unpickles and never imports: a crafted file cannot run code. Before anything is
-allocated, the archive's members are checked (names, no duplicates, sizes, each array's header:
-shape, a real numeric dtype, the exact byte length); the tree is decoded with bounded depth and
-references only to finished objects (no cycles); every float array must be finite; tree
-ensembles' node links must stay inside their arrays; and the predictor must label a probe pair.
-Anything else is a ModelFileError naming the file and the reason.
+Loading builds the estimator with the registered model's own factory (code this process
+imported, e.g. with --import), with only the declared hyperparameters from the file, checks
+every declared value, then sets them. Only after every check does a probe pair run. A custom
+feature type is looked up in this process's registry, never registered from a file. Anything
+else is a ModelFileError naming the file and the reason.
+
+Which kinds save: the suite's own models (lr, edit_distance, stacked, majority), and for models
+you register, scikit-learn's linear classifiers, naive Bayes, decision trees and forests,
+HistGradientBoosting, MLP and k-nearest neighbours (`models.sklearn_kinds`), or a kind your
+spec declares (`ModelSpec.state`). `check_savable` refuses any other before training starts.
 """
 from __future__ import annotations
 
-import io
 import json
-import math
-import sys
-import types
-import zipfile
-import zlib
+import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,23 +32,20 @@ import numpy as np
 
 from features.atomic import atomic_path
 from features.combine import PairFeaturizer
+from features.state import (Array, Bool, Int, Mapping_, NotRegisteredError, Optional, Reader, Sizes, StateError,
+                            Text, Texts, Writer)
 
 from ..version import __version__
 from .records import versions
 
 MODEL_FORMAT = "nli-baselines-model"
-MODEL_FORMAT_VERSION = 3  # 1 was a pickle (suite 0.1): refused; 2 knew only the suite's classes
-# Sizes a model of this suite reaches: at SNLI scale with every feature kept (18M columns), keys
-# and float32 coefficients take ~220 MiB; the tree of plain values a few MiB.
-MAX_ARRAY_BYTES = 256 << 20
-MAX_TREE_BYTES = 64 << 20
-MAX_TOTAL_BYTES = 1 << 30
-MAX_DEPTH = 100  # nesting of the tree of plain values (a model's is ~15 deep)
-# scikit-learn's fitted parts that are not estimators, and its compiled objects rebuilt from
-# their arguments (losses of SGD and gradient boosting, decision trees of forests).
-SKLEARN_PARTS = ("TreePredictor", "_BinMapper", "LabelEncoder")
-SKLEARN_PART_MODULES = ("sklearn._loss.",)
-COMPILED_MODULES = ("sklearn._loss._loss", "sklearn.linear_model._sgd_fast", "sklearn.tree._tree")
+# 1 was a pickle (suite 0.1), 2 and 3 zip archives of objects rebuilt from their state: refused.
+MODEL_FORMAT_VERSION = 4
+# At SNLI scale with every feature type (18M columns) a model is ~400 MB of keys and weights.
+MAX_FILE_BYTES = 4 << 30
+MAX_HEADER_BYTES = 64 << 20  # the JSON header: vocabulary, labels, column names (a few MB at SNLI scale)
+MAX_LABELS = 1000
+HEAD_KEY = MODEL_FORMAT  # the metadata entry holding the suite's JSON
 
 
 class ModelFileError(ValueError):
@@ -65,6 +63,18 @@ class Predictor:
     labels: list[str]
     two_class: bool
     info: dict = field(default_factory=dict)  # dataset, chosen settings, features, input columns
+
+    @property
+    def spec(self):
+        """The ModelSpec that says how this model explains itself: its registered model's, or the
+        majority class's where the run fell back to it (a training sample of one class)."""
+        from models import get_model
+        from models.majority import SPEC as MAJORITY
+        spec = get_model(self.model_name)
+        built = spec.state.cls if spec.state is not None else None
+        if isinstance(self.model, MAJORITY.factory) and built is not MAJORITY.factory:
+            return MAJORITY
+        return spec
 
     @property
     def needs_lemmas(self) -> bool:
@@ -105,414 +115,334 @@ class Predictor:
         save_predictor(self, path)
 
 
-# ------------------------------------------------------------------ which classes a file may hold
 
 
-def _qualified(obj) -> str:
-    return f"{obj.__module__}.{obj.__qualname__}"
+# ------------------------------------------------------------------ which kinds save
 
 
-class Allowlist:
-    """The classes a model file may hold, by `module.qualname`: the suite's own; those the
-    registered models' factories are or build (a function factory is called once, unfitted, to
-    learn its class); and scikit-learn's estimators and fitted parts whose modules are already
-    imported (a name never imports anything)."""
-
-    def __init__(self):
-        from features.custom import FunctionFeature
-        from features.encoding import Encoder
-        from features.keymap import KeyIndex
-        from features.lexical import WordNetRelations
-        from features.registry import FEATURE_TYPES
-        from models import MODELS
-        classes = [Predictor, PairFeaturizer, Encoder, KeyIndex, FunctionFeature, WordNetRelations]
-        classes += [f for f in FEATURE_TYPES.values() if isinstance(f, type)]
-        for spec in MODELS.values():
-            if isinstance(spec.factory, type):
-                classes.append(spec.factory)
-            else:
-                try:
-                    classes.append(type(spec.build()))
-                except Exception:  # a factory that cannot build unfitted: its models cannot be saved
-                    pass
-        self.classes = {_qualified(cls): cls for cls in classes}
-
-    def get(self, name: str):
-        return self.classes.get(name) or _sklearn_class(name)
-
-    def compiled(self, name: str):
-        """A scikit-learn compiled class rebuilt from its `__reduce__` arguments, or None."""
-        module, _, _ = name.rpartition(".")
-        if module not in COMPILED_MODULES or module not in sys.modules:
-            return None
-        cls = getattr(sys.modules[module], name.rpartition(".")[2], None)
-        return cls if isinstance(cls, type) and _qualified(cls) == name else None
+def _kinds() -> dict:
+    """Kind name -> EstimatorKind: the kinds registered models declare, then scikit-learn's."""
+    from models import MODELS
+    from models.majority import STATE as MAJORITY
+    from models.sklearn_kinds import SKLEARN_KINDS
+    kinds = {kind.name: kind for kind in SKLEARN_KINDS.values()}
+    kinds[MAJORITY.name] = MAJORITY  # what a row falls back to when its sample has one class
+    for spec in MODELS.values():
+        if spec.state is not None:
+            kinds[spec.state.name] = spec.state
+    return kinds
 
 
-def _sklearn_class(name: str):
-    """The scikit-learn class `name` names, if its module is imported and it is an estimator or a
-    fitted part of one; never imports anything."""
-    module, _, cls_name = name.rpartition(".")
-    if not module.startswith("sklearn.") or module not in sys.modules:
+def _majority_kind():
+    from models.majority import STATE
+    return STATE
+
+
+def kind_for(spec):
+    """The EstimatorKind a model of `spec` is saved as; ModelFileError if it has none. A spec's
+    own declared kind, else the kind of the class its factory builds (built once, unfitted)."""
+    from models.sklearn_kinds import SKLEARN_KINDS
+    if spec.state is not None:
+        return spec.state
+    try:
+        cls = type(spec.build())
+    except Exception as exc:  # the user's factory: say so rather than fail deep inside
+        raise ModelFileError(f"cannot save a {spec.name} model: its factory fails to build one unfitted "
+                             f"({type(exc).__name__}: {exc})") from None
+    kind = SKLEARN_KINDS.get(cls)
+    if kind is None:
+        raise ModelFileError(f"cannot save a {spec.name} model: its factory builds a {cls.__name__}, which is not a "
+                             f"savable kind. Savable kinds are {', '.join(sorted(savable_kinds()))}, or a kind the "
+                             "model's spec declares (ModelSpec.state)")
+    return kind
+
+
+def savable_kinds() -> list[str]:
+    return list(_kinds())
+
+
+def check_savable(spec) -> None:
+    """Refuse, before any training, a model whose fitted form could not be saved."""
+    kind_for(spec)
+
+
+# ------------------------------------------------------------------ the header's declared parts
+
+
+INFO_SCALAR = Optional(Text(max_len=200))  # a selection value is shown, never used: kept as text
+HEAD_FIELDS = {
+    "format": Text(max_len=100), "format_version": Int(), "suite_version": Text(max_len=100),
+    "versions": Mapping_(Text(max_len=200)),
+    "model": Text(max_len=100), "model_module": Text(max_len=200),
+    "labels": Texts(unique=True, size="n_labels"), "two_class": Bool(),
+    "hyperparameters": None,  # checked against the spec's declared hyperparameters
+    "info": None,  # INFO
+    "columns": Optional(Array("int64", ("n_columns",), lo=0, increasing=True)),
+    "featurizer": None,  # features.fitted_state
+    "estimator": None,  # {"kind": name, "state": ...}
+}
+INFO_FIELDS = {
+    "dataset": Text(max_len=200), "features": Texts(max_len=100), "train_pairs": Int(),
+    "selection": Mapping_(INFO_SCALAR),
+    "columns": Mapping_(Text(max_len=1000), keys=("premise_column", "hypothesis_column", "label_column", "id_column")),
+    "label_map": Mapping_(Text()),
+}
+
+
+def _info_dump(info: dict) -> dict:
+    given = dict(info.get("input", {}))
+    label_map = given.pop("label_map", {}) or {}
+    return {"dataset": str(info.get("dataset", "")), "features": [str(f) for f in info.get("features", [])],
+            "train_pairs": int(info.get("train_pairs", 0)),
+            "selection": {str(k): None if v is None else str(v) for k, v in (info.get("selection") or {}).items()},
+            "columns": {k: str(v) for k, v in given.items() if v is not None},
+            "label_map": {str(k): str(v) for k, v in label_map.items()}}
+
+
+def _info_load(raw, reader, sizes) -> dict:
+    if not isinstance(raw, dict) or set(raw) != set(INFO_FIELDS):
+        raise StateError(f"info: not the declared run info ({', '.join(INFO_FIELDS)})")
+    values = {name: field_.load(raw[name], reader, f"info.{name}", sizes) for name, field_ in INFO_FIELDS.items()}
+    selection = {k: _number_or_text(v) for k, v in values["selection"].items()}
+    given = {**values["columns"], **({"label_map": values["label_map"]} if values["label_map"] else {})}
+    return {"dataset": values["dataset"], "features": values["features"], "train_pairs": values["train_pairs"],
+            **({"selection": selection} if selection else {}), "input": given}
+
+
+def _number_or_text(text):
+    if text is None:
         return None
-    cls = getattr(sys.modules[module], cls_name, None)
-    if not isinstance(cls, type) or _qualified(cls) != name or module in COMPILED_MODULES:
-        return None
-    from sklearn.base import BaseEstimator
-    if issubclass(cls, BaseEstimator) or cls_name in SKLEARN_PARTS or module.startswith(SKLEARN_PART_MODULES):
-        return cls
-    return None
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
 
 
-def _feature_function(name: str, module: str, qualname: str):
-    """The function registered as custom feature `name`, if it is the one the file names."""
-    from features.registry import FEATURE_TYPES
-    factory = FEATURE_TYPES.get(name)
-    function = getattr(factory, "function", None)
-    if function is None or (function.__module__, function.__qualname__) != (module, qualname):
-        found = "" if function is None else f" (this process has {_qualified(function)} under that name)"
-        raise ModelFileError(f"this model uses the custom feature type {name!r}, defined as {qualname} in module "
-                             f"{module!r}, which is not registered here{found}. Pass --import {module} "
-                             "(with the module on your PYTHONPATH) so that it registers the feature before the "
-                             "model is loaded.")
-    return function
+# ------------------------------------------------------------------ files
 
 
-# ------------------------------------------------------------------ the tree of plain values
+def save_predictor(predictor: Predictor, path: Path | str) -> Path:
+    """Write `predictor` as a data-only model file (atomically)."""
+    from safetensors.numpy import save_file
+
+    from features.fitted_state import dump_featurizer
+    from models import get_model
+    spec = get_model(predictor.model_name)
+    kind = _fitted_kind(predictor.model, spec, path)
+    writer = Writer()
+    try:
+        kind.ready(predictor.model)
+        state = kind.schema.dump(predictor.model, writer, "estimator")
+        featurizer = None if predictor.featurizer is None else dump_featurizer(predictor.featurizer, writer, "featurizer")
+    except (ValueError, TypeError, AttributeError) as exc:
+        raise ModelFileError(f"{path}: cannot save this {kind.name}: {exc}") from None
+    columns = HEAD_FIELDS["columns"].dump(predictor.columns, writer, "columns")
+    fallback = kind is not spec.state and type(predictor.model) is _majority_kind().cls  # a one-class sample
+    params = {} if fallback else predictor.model.get_params()
+    hyper = {name: params[name] for name in spec.declared_hyperparameters if name in params}
+    head = {"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION, "suite_version": __version__,
+            "versions": {k: str(v) for k, v in versions().items()},
+            "model": predictor.model_name, "model_module": getattr(spec.factory, "__module__", "") or "",
+            "labels": [str(label) for label in predictor.labels], "two_class": bool(predictor.two_class),
+            "hyperparameters": {k: v.item() if isinstance(v, np.generic) else v for k, v in hyper.items()},
+            "info": _info_dump(predictor.info), "columns": columns, "featurizer": featurizer,
+            "estimator": {"kind": kind.name, "state": state}}
+    text = json.dumps(head, ensure_ascii=False, allow_nan=False)
+    if len(text.encode()) > MAX_HEADER_BYTES:
+        raise ModelFileError(f"{path}: the model's header would take {len(text.encode()):,} bytes (at most "
+                             f"{MAX_HEADER_BYTES:,}): too large a vocabulary or too many column names to save")
+    with atomic_path(path) as tmp:
+        save_file(writer.arrays, str(tmp), metadata={HEAD_KEY: text})
+    return Path(path)
 
 
-class _Encoder:
-    """Objects -> JSON tree + numeric arrays; shared objects (the one Encoder all feature types
-    use) are written once and referred to."""
-
-    def __init__(self, allowed: Allowlist):
-        self.allowed = allowed
-        self.arrays: list[np.ndarray] = []
-        self.memo: dict[int, int] = {}
-        self.objects = 0
-
-    def encode(self, value):
-        if value is None or isinstance(value, (bool, str)):
-            return value
-        if isinstance(value, (int, np.integer)):
-            return int(value)
-        if isinstance(value, (float, np.floating)):
-            return _float(float(value))
-        if isinstance(value, np.ndarray):
-            return self._array(value)
-        if isinstance(value, list):
-            return [self.encode(v) for v in value]
-        if isinstance(value, tuple):
-            return {"__tuple__": [self.encode(v) for v in value]}
-        if isinstance(value, (set, frozenset)):
-            return {"__frozenset__": sorted((self.encode(v) for v in value), key=repr)}
-        if isinstance(value, slice):
-            return {"__slice__": [value.start, value.stop, value.step]}
-        if isinstance(value, dict):
-            if all(isinstance(k, str) for k in value):
-                return {"__dict__": {k: self.encode(v) for k, v in value.items()}}
-            return {"__items__": [[self.encode(k), self.encode(v)] for k, v in value.items()]}
-        if isinstance(value, types.FunctionType):
-            return {"__feature_function__": [_feature_name(value), value.__module__, value.__qualname__]}
-        if isinstance(value, np.random.Generator):
-            return {"__generator__": self.encode(value.bit_generator.state)}
-        if isinstance(value, np.dtype):
-            return {"__dtype__": value.str}
-        return self._object(value)
-
-    def _array(self, value: np.ndarray):
-        if value.dtype == object:
-            if not all(isinstance(x, str) for x in value.ravel()):
-                raise TypeError("an object array holding non-strings cannot be saved as data")
-            return {"__strings__": value.tolist()}
-        self.arrays.append(np.ascontiguousarray(value))
-        return {"__array__": len(self.arrays) - 1}
-
-    def _object(self, value):
-        cls = type(value)
-        name = _qualified(cls)
-        if id(value) in self.memo:
-            return {"__ref__": self.memo[id(value)]}
-        compiled = self.allowed.compiled(name)
-        if compiled is cls:
-            reduced = value.__reduce__()
-            if reduced[0] is cls:                                  # (cls, args[, state])
-                args, state = reduced[1], reduced[2] if len(reduced) > 2 else None
-            elif getattr(reduced[0], "__name__", "") == f"__pyx_unpickle_{cls.__name__}":
-                args, state = (), reduced[1][2]                    # Cython's pickling: (unpickler, (cls, sum, state))
-            else:
-                raise TypeError(f"cannot save a {name}: it reduces to {reduced[0]!r}")
-            return {"__reduced__": name, "args": self.encode(tuple(args)), "state": self.encode(state)}
-        if self.allowed.get(name) is not cls:
-            raise TypeError(f"cannot save a {name} as data: not a class the suite can rebuild (a scikit-learn "
-                            "estimator, a class a registered model builds, or one of the suite's own)")
-        self.memo[id(value)] = self.objects
-        self.objects += 1
-        state = value.__getstate__() if hasattr(value, "__getstate__") else value.__dict__
-        return {"__object__": name, "id": self.memo[id(value)], "state": self.encode(dict(state or {}))}
+def _fitted_kind(model, spec, path):
+    """The kind of a fitted model: its spec's, or the majority fallback's, or scikit-learn's."""
+    kinds = _kinds()
+    kind = spec.state if spec.state is not None and type(model) is spec.state.cls else None
+    if kind is None:
+        kind = next((k for k in kinds.values() if type(model) is k.cls), None)
+    if kind is None:
+        raise ModelFileError(f"{path}: cannot save a {type(model).__name__} model: not a savable kind. Savable kinds "
+                             f"are {', '.join(sorted(kinds))}, or a kind the model's spec declares (ModelSpec.state)")
+    return kind
 
 
-def _feature_name(function) -> str:
-    """The name `function` is registered under as a custom feature type (only those can be saved)."""
-    from features.registry import FEATURE_TYPES
-    for name, factory in FEATURE_TYPES.items():
-        if getattr(factory, "function", None) is function:
-            return name
-    raise TypeError(f"cannot save the function {_qualified(function)}: only feature functions registered with "
-                    "register_feature can be saved (by module and name)")
-
-
-def _float(x: float):
-    if np.isfinite(x):
-        return x
-    return {"__float__": repr(x)}  # inf and nan are not JSON
-
-
-class _Decoder:
-    """JSON tree + checked arrays -> objects, of allowlisted classes only; bounded depth, and a
-    reference only to an object already rebuilt (no cycles)."""
-
-    def __init__(self, allowed: Allowlist, arrays: dict[int, np.ndarray]):
-        self.allowed, self.arrays = allowed, arrays
-        self.objects: dict[int, object] = {}
-        self.building: set[int] = set()
-        self.used_arrays: set[int] = set()
-
-    def decode(self, node, depth: int = 0):
-        if depth > MAX_DEPTH:
-            raise ModelFileError(f"damaged model file (nested deeper than {MAX_DEPTH} levels)")
-        if node is None or isinstance(node, (bool, str)):
-            return node
-        if isinstance(node, (int, float)):
-            if isinstance(node, float) and not math.isfinite(node):
-                raise ValueError("a number out of range")
-            return node
-        if isinstance(node, list):
-            return [self.decode(v, depth + 1) for v in node]
-        if not isinstance(node, dict):
-            raise ValueError(f"unexpected node {str(node)[:80]}")
-        if "__object__" in node:
-            return self._object(node, depth)
-        if "__reduced__" in node:
-            return self._reduced(node, depth)
-        if len(node) != 1:
-            raise ValueError(f"unexpected node {str(node)[:80]}")
-        (kind, value), = node.items()
-        if kind == "__array__":
-            if type(value) is not int or value not in self.arrays:
-                raise ValueError(f"array {value!r} is not in the file")
-            self.used_arrays.add(value)
-            return self.arrays[value]
-        if kind == "__strings__":
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise ValueError("a string array holding non-strings")
-            return np.array(value, dtype=object)
-        if kind == "__tuple__":
-            return tuple(self.decode(v, depth + 1) for v in _list(value))
-        if kind == "__frozenset__":
-            return frozenset(self.decode(v, depth + 1) for v in _list(value))
-        if kind == "__slice__":
-            if not (isinstance(value, list) and len(value) == 3 and all(v is None or type(v) is int for v in value)):
-                raise ValueError("a malformed slice")
-            return slice(*value)
-        if kind == "__dict__":
-            if not isinstance(value, dict):
-                raise ValueError("a malformed dict")
-            return {k: self.decode(v, depth + 1) for k, v in value.items()}
-        if kind == "__items__":
-            return {_hashable(self.decode(k, depth + 1)): self.decode(v, depth + 1) for k, v in _pairs(value)}
-        if kind == "__float__":
-            if value not in ("inf", "-inf", "nan"):
-                raise ValueError(f"unknown float {value!r}")
-            return float(value)
-        if kind == "__ref__":
-            if type(value) is not int or value not in self.objects:
-                raise ValueError(f"a reference to object {value!r}, which is not defined before it")
-            if value in self.building:
-                raise ModelFileError(f"damaged model file (object {value} refers to itself: a cycle)")
-            return self.objects[value]
-        if kind == "__feature_function__":
-            if not (isinstance(value, list) and len(value) == 3 and all(isinstance(v, str) for v in value)):
-                raise ValueError("a malformed feature function")
-            return _feature_function(*value)
-        if kind == "__generator__":
-            state = self.decode(value, depth + 1)
-            bits = getattr(np.random, str(state.get("bit_generator")), None) if isinstance(state, dict) else None
-            if not (isinstance(bits, type) and issubclass(bits, np.random.BitGenerator)):
-                raise ValueError("an unknown random generator")
-            generator = bits()
-            generator.state = state
-            return np.random.Generator(generator)
-        if kind == "__dtype__":
-            dtype = np.dtype(str(value))
-            if dtype.hasobject:
-                raise ValueError("an object dtype")
-            return dtype
-        raise ValueError(f"unknown node kind {kind!r}")
-
-    def _object(self, node, depth):
-        name, ident = node.get("__object__"), node.get("id")
-        if set(node) != {"__object__", "id", "state"} or not isinstance(name, str) or type(ident) is not int:
-            raise ValueError(f"a malformed object node {str(node)[:80]}")
-        cls = self.allowed.get(name)
-        if cls is None:
-            module = name.rsplit(".", 1)[0]
-            if name.startswith("sklearn.") and module not in sys.modules:
-                hint = ("; this process has not imported it: pass --import MODULE, the module of yours that "
-                        "registers the model (files never import anything themselves)")
-            elif name.startswith(("sklearn.", "numpy.", "builtins.", "os.", "sys.", "subprocess.")):
-                hint = ""
-            else:
-                hint = f"; if it is your model, pass --import {module} so it is registered"
-            raise ModelFileError(f"this model file holds a {name}, which is not a class registered in this process"
-                                 + hint)
-        if ident in self.objects:
-            raise ValueError(f"object id {ident} is defined twice")
-        obj = cls.__new__(cls)
-        self.objects[ident] = obj
-        self.building.add(ident)
-        state = self.decode(node["state"], depth + 1)
-        if not isinstance(state, dict):
-            raise ValueError(f"the state of a {name} is not a mapping")
-        if hasattr(obj, "__setstate__"):
-            obj.__setstate__(state)
-        else:
-            obj.__dict__.update(state)
-        self.building.discard(ident)
-        return obj
-
-    def _reduced(self, node, depth):
-        name = node.get("__reduced__")
-        cls = self.allowed.compiled(name) if isinstance(name, str) else None
-        if cls is None or set(node) != {"__reduced__", "args", "state"}:
-            raise ModelFileError(f"this model file holds a {name}, which is not a class this suite rebuilds")
-        args = self.decode(node["args"], depth + 1)
-        state = self.decode(node["state"], depth + 1)
-        if not isinstance(args, tuple):
-            raise ValueError(f"the arguments of a {name} are not a tuple")
-        if name.startswith("sklearn.tree._tree.") and isinstance(state, dict):
-            _check_tree_state(state, args)
-        obj = cls(*args)
-        if state is not None and state != ():
-            if hasattr(obj, "__setstate_cython__") and not isinstance(state, dict):
-                obj.__setstate_cython__(state)
-            else:
-                obj.__setstate__(state)
-        return obj
-
-
-def _list(value) -> list:
-    if not isinstance(value, list):
-        raise ValueError("a malformed list")
-    return value
-
-
-def _pairs(value) -> list:
-    if not isinstance(value, list) or not all(isinstance(item, list) and len(item) == 2 for item in value):
-        raise ValueError("malformed dict items")
-    return value
-
-
-def _hashable(key):
-    return tuple(key) if isinstance(key, list) else key
-
-
-# ------------------------------------------------------------------ checks of what was rebuilt
-
-
-def _check_tree_state(state: dict, args: tuple) -> None:
-    """A decision tree's nodes (forests): child links inside the node array, features inside the
-    input: a crafted link would make prediction read outside memory."""
-    nodes = state.get("nodes")
-    if not isinstance(nodes, np.ndarray) or nodes.dtype.names is None or nodes.ndim != 1:
-        raise ModelFileError("damaged model file (a decision tree without its node array)")
-    n = len(nodes)
-    if state.get("node_count") != n:
-        raise ModelFileError("damaged model file (a decision tree's node count disagrees with its nodes)")
-    left, right, feature = nodes["left_child"], nodes["right_child"], nodes["feature"]
-    leaf = left == -1
-    n_features = int(args[0]) if args else 0
-    inner = ~leaf
-    if (not np.all((right[leaf] == -1)) or np.any(left[inner] <= np.flatnonzero(inner)) or
-            np.any(right[inner] <= np.flatnonzero(inner)) or np.any(left[inner] >= n) or np.any(right[inner] >= n) or
-            np.any(feature[inner] < 0) or np.any(feature[inner] >= n_features)):
-        raise ModelFileError("damaged model file (a decision tree's node links leave its node array)")
-
-
-def _check_tree_predictor(predictor, n_features: int) -> None:
-    """Gradient boosting's TreePredictor: children after their parent and inside the node array,
-    features inside the input (scikit-learn does not check these before it predicts)."""
-    nodes = getattr(predictor, "nodes", None)
-    if not isinstance(nodes, np.ndarray) or nodes.dtype.names is None or nodes.ndim != 1 or not len(nodes):
-        raise ModelFileError("damaged model file (a boosted tree without its node array)")
-    n = len(nodes)
-    inner = np.flatnonzero(~nodes["is_leaf"].astype(bool))
-    left, right = nodes["left"][inner].astype(np.int64), nodes["right"][inner].astype(np.int64)
-    feature = nodes["feature_idx"][inner].astype(np.int64)
-    if (np.any(left <= inner) or np.any(right <= inner) or np.any(left >= n) or np.any(right >= n) or
-            np.any(feature < 0) or np.any(feature >= n_features)):
-        raise ModelFileError("damaged model file (a boosted tree's node links leave its node array)")
-
-
-def _walk(obj, seen=None):
-    """Every object reachable through the attributes, lists, tuples and dicts of a rebuilt tree."""
-    seen = set() if seen is None else seen
-    stack = [obj]
-    while stack:
-        item = stack.pop()
-        if id(item) in seen or isinstance(item, (str, bytes, int, float, bool, type(None))):
-            continue
-        seen.add(id(item))
-        yield item
-        if isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple, set, frozenset)):
-            stack.extend(item)
-        elif hasattr(item, "__dict__") and not isinstance(item, (type, types.ModuleType, types.FunctionType)):
-            stack.extend(vars(item).values())
-
-
-def _check_predictor(predictor, path: Path) -> None:
-    """What the predictor needs before it is used: its parts of the right kinds, every float array
-    finite, tree nodes inside their arrays, columns inside the featurizer; then a probe pair."""
-    if not isinstance(predictor, Predictor):
-        raise ModelFileError(f"{path}: damaged model file (it holds no predictor)")
-    if not isinstance(predictor.model_name, str) or not callable(getattr(predictor.model, "predict", None)) or \
-            isinstance(predictor.model, type):
-        raise ModelFileError(f"{path}: damaged model file (its model is not a fitted classifier)")
-    if not (isinstance(predictor.labels, list) and predictor.labels and
-            all(isinstance(label, str) for label in predictor.labels)):
-        raise ModelFileError(f"{path}: damaged model file (its label set is not a list of labels)")
-    if predictor.featurizer is not None and not isinstance(predictor.featurizer, PairFeaturizer):
-        raise ModelFileError(f"{path}: damaged model file (its featurizer is not one)")
-    if predictor.columns is not None:
-        columns = predictor.columns
-        if not isinstance(columns, np.ndarray) or columns.ndim != 1 or columns.dtype.kind not in "iu" or \
-                predictor.featurizer is None or (len(columns) and (columns.min() < 0 or
-                                                                   columns.max() >= predictor.featurizer.n_features_out_)):
-            raise ModelFileError(f"{path}: damaged model file (its columns are not columns of its featurizer)")
-    n_features = getattr(predictor.model, "n_features_in_", None)
-    for item in _walk(predictor):
-        if isinstance(item, np.ndarray) and item.dtype.kind == "f" and not np.isfinite(item).all():
-            raise ModelFileError(f"{path}: damaged model file (an array of weights holds NaN or infinity)")
-        if isinstance(item, np.ndarray) and item.dtype.kind == "c":
-            raise ModelFileError(f"{path}: damaged model file (an array holds complex numbers)")
-        if type(item).__name__ == "TreePredictor":
-            _check_tree_predictor(item, int(n_features or 0))
-        if isinstance(getattr(item, "coef_", None), np.ndarray):
-            _check_linear(item, path)
+def load_predictor(path: Path | str) -> Predictor:
+    """Read a model file; anything that is not one, is damaged or crafted, or comes from an
+    incompatible version is a ModelFileError that says so."""
+    if path is None or not isinstance(path, (str, Path)):
+        raise ModelFileError(f"a model file must be given as a path, not {type(path).__name__}")
+    path = Path(path)
+    if not path.is_file():
+        raise ModelFileError(f"{path}: no such model file")
+    try:
+        predictor = _load(path)
+    except ModelFileError:
+        raise
+    except NotRegisteredError as exc:
+        raise ModelFileError(f"{path}: {exc}") from None
+    except StateError as exc:
+        raise ModelFileError(f"{path}: damaged model file ({exc})") from None
+    except MemoryError:
+        raise ModelFileError(f"{path}: damaged model file (it asks for more memory than there is)") from None
+    except RecursionError:
+        raise ModelFileError(f"{path}: damaged model file (nested too deeply)") from None
+    except Exception as exc:  # the safetensors reader and numpy refuse damage in their own words
+        raise ModelFileError(f"{path}: damaged model file ({type(exc).__name__}: {str(exc)[:200]})") from None
     _probe(predictor, path)
+    return predictor
 
 
-def _check_linear(model, path: Path) -> None:
-    """A linear model's weights: real numbers, one row per class (or one), one column per feature."""
-    coef, intercept = model.coef_, getattr(model, "intercept_", None)
-    n_features = getattr(model, "n_features_in_", None)
-    if coef.dtype.kind != "f" or (isinstance(intercept, np.ndarray) and intercept.dtype.kind != "f"):
-        raise ModelFileError(f"{path}: damaged model file (its weights are {coef.dtype}, not real numbers)")
-    if coef.ndim not in (1, 2) or (n_features is not None and coef.shape[-1] != n_features) or \
-            (isinstance(intercept, np.ndarray) and coef.ndim == 2 and intercept.shape != (coef.shape[0],)):
-        raise ModelFileError(f"{path}: damaged model file (weights of shape {coef.shape} for {n_features} features)")
+def _load(path: Path) -> Predictor:
+    from safetensors import safe_open
+    head = _head(path)
+    with safe_open(str(path), framework="np") as handle:
+        reader = _TensorReader(handle)
+        predictor = _predictor(head, reader)
+        stray = set(handle.keys()) - reader.used
+    if stray:
+        raise StateError(f"it holds arrays that no part of the model declares ({sorted(stray)[0]!r:.80})")
+    return predictor
+
+
+def _head(path: Path) -> dict:
+    """The suite's JSON, after checking the file's first bytes: the safetensors header length
+    is bounded before anything is parsed."""
+    size = path.stat().st_size
+    with open(path, "rb") as handle:
+        start = handle.read(9)
+    (length,) = struct.unpack("<Q", start[:8]) if len(start) == 9 else (0,)
+    if size > MAX_FILE_BYTES:
+        raise ModelFileError(f"{path}: {size:,} bytes, more than a model of this suite takes ({MAX_FILE_BYTES:,})")
+    if start[8:9] == b"{" and 2 <= length <= min(MAX_HEADER_BYTES, size - 8):
+        return _suite_head(path, length)
+    if start[:4] == b"PK\x03\x04":
+        raise ModelFileError(f"{path}: saved by an earlier version of nli-baselines (model format 2 or 3, a zip "
+                             "archive), which this version does not load. Retrain the model with this version "
+                             "(run.py --save-model).")
+    if start[:1] == b"\x80":
+        raise ModelFileError(f"{path}: a pickle (model files of nli-baselines 0.1 were pickles); this version does "
+                             "not load pickles, since loading one can run any code. Retrain the model with this "
+                             "version (run.py --save-model).")
+    raise ModelFileError(f"{path}: not a model file of this suite (no safetensors header of at most "
+                         f"{MAX_HEADER_BYTES:,} bytes)")
+
+
+def _suite_head(path: Path, length: int) -> dict:
+    with open(path, "rb") as handle:
+        handle.seek(8)
+        header = json.loads(handle.read(length))
+    text = header.get("__metadata__", {}).get(HEAD_KEY) if isinstance(header, dict) else None
+    if not isinstance(text, str):
+        raise ModelFileError(f"{path}: not a model file of this suite (no {MODEL_FORMAT!r} header)")
+    head = json.loads(text)
+    if not isinstance(head, dict) or head.get("format") != MODEL_FORMAT:
+        raise ModelFileError(f"{path}: not a model file of this suite (no {MODEL_FORMAT!r} marker)")
+    version = head.get("suite_version", "?")
+    if head.get("format_version") != MODEL_FORMAT_VERSION:
+        raise ModelFileError(f"{path}: saved by nli-baselines {str(version)[:40]} (model format "
+                             f"{str(head.get('format_version'))[:20]}); this is {__version__} (format "
+                             f"{MODEL_FORMAT_VERSION}). Retrain the model with this version.")
+    return head
+
+
+# safetensors' dtype names -> numpy (those safetensors.numpy writes; others are refused).
+_DTYPES = {"BOOL": "bool", "U8": "uint8", "I8": "int8", "U16": "uint16", "I16": "int16", "U32": "uint32",
+           "I32": "int32", "U64": "uint64", "I64": "int64", "F16": "float16", "F32": "float32", "F64": "float64"}
+
+
+class _TensorReader(Reader):
+    """Arrays from an open safetensors file: dtype and shape from its header, bytes only on `read`."""
+
+    def __init__(self, handle):
+        super().__init__({})
+        self.handle, self.names = handle, set(handle.keys())
+
+    def header(self, path):
+        if path not in self.names:
+            raise StateError(f"{path}: missing array")
+        view = self.handle.get_slice(path)
+        dtype = _DTYPES.get(view.get_dtype())
+        if dtype is None:
+            raise StateError(f"{path}: {view.get_dtype()} values are not a numeric dtype this suite reads")
+        return np.dtype(dtype), tuple(view.get_shape())
+
+    def read(self, path):
+        return self.handle.get_tensor(path)
+
+
+def _predictor(head: dict, reader: Reader) -> Predictor:
+    from features.fitted_state import load_featurizer
+    from models import MODELS
+    extra = sorted(set(head) - set(HEAD_FIELDS))
+    missing = sorted(set(HEAD_FIELDS) - set(head))
+    if extra or missing:
+        raise StateError(f"the header has {'an undeclared entry ' + repr(extra[0][:40]) if extra else 'no ' + missing[0]}")
+    sizes = Sizes()
+    simple = {name: f.load(head[name], reader, name, sizes) for name, f in HEAD_FIELDS.items()
+              if f is not None and name != "columns"}
+    name = simple["model"]
+    spec = MODELS.get(name)
+    if spec is None:
+        raise NotRegisteredError(f"this model was trained as the model {name!r}, which is not registered in this "
+                                 f"process: pass --import {simple['model_module'] or 'MODULE'} (the module of yours "
+                                 "that registers it; files never import anything themselves)")
+    labels = simple["labels"]
+    if not 0 < len(labels) <= MAX_LABELS:
+        raise StateError(f"labels: {len(labels)} labels (1 to {MAX_LABELS} allowed)")
+    hyper = _hyperparameters(head["hyperparameters"], spec, reader, sizes)
+    info = _info_load(head["info"], reader, sizes)
+    featurizer = None
+    if spec.uses_features:
+        if head["featurizer"] is None:
+            raise StateError(f"featurizer: a {name} model reads features, and the file has no featurizer")
+        featurizer = load_featurizer(head["featurizer"], reader, "featurizer")
+    elif head["featurizer"] is not None:
+        raise StateError(f"featurizer: a {name} model reads pairs, not features")
+    columns = HEAD_FIELDS["columns"].load(head["columns"], reader, "columns", sizes)
+    if columns is not None and (featurizer is None or (len(columns) and columns[-1] >= featurizer.n_features_out_)):
+        raise StateError("columns: not columns of the featurizer")
+    width = len(columns) if columns is not None else (featurizer.n_features_out_ if featurizer is not None else None)
+    model = _estimator(head["estimator"], spec, hyper, reader, labels, width)
+    return Predictor(name, model, featurizer, columns, labels, simple["two_class"], info)
+
+
+def _hyperparameters(raw, spec, reader, sizes) -> dict:
+    if not isinstance(raw, dict):
+        raise StateError("hyperparameters: not a mapping")
+    declared = spec.declared_hyperparameters
+    unknown = sorted(set(raw) - set(declared))
+    if unknown:
+        raise StateError(f"hyperparameters: {unknown[0][:40]!r} is not a hyperparameter the {spec.name} model declares")
+    return {k: declared[k].load(v, reader, f"hyperparameters.{k}", sizes) for k, v in raw.items()}
+
+
+def _estimator(raw, spec, hyper: dict, reader, labels, width):
+    from models.majority import STATE as MAJORITY
+    from models.majority import MajorityClassifier
+    if not isinstance(raw, dict) or set(raw) != {"kind", "state"} or not isinstance(raw["kind"], str):
+        raise StateError("estimator: not a kind and its state")
+    kind_name = raw["kind"]
+    if kind_name == MAJORITY.name and (spec.state is None or spec.state.name != kind_name):
+        kind, estimator = MAJORITY, MajorityClassifier()  # a row whose sample had a single class
+    else:
+        kind = kind_for(spec)
+        if kind.name != kind_name:
+            raise StateError(f"estimator: a {kind_name[:60]!r}, but the {spec.name} model is a {kind.name} here")
+        estimator = spec.build()
+        if hyper:  # names and values as the spec declares them, on what its factory built
+            estimator.set_params(**hyper)
+        if type(estimator) is not kind.cls:
+            raise StateError(f"estimator: the {spec.name} model's factory builds a {type(estimator).__name__}, not "
+                             f"the {kind.name} its kind restores")
+    sizes = Sizes({"labels": tuple(labels), **({"n_features": width} if width is not None else {})})
+    values = kind.schema.values(raw["state"], reader, "estimator", sizes)
+    try:
+        return kind.restore(estimator, values, sizes)
+    except StateError as exc:
+        raise StateError(f"estimator: {exc}") from None
 
 
 PROBE = ("A man is sleeping .", "A person is sleeping .", ("A", "man", "is", "sleeping", "."),
@@ -520,8 +450,8 @@ PROBE = ("A man is sleeping .", "A person is sleeping .", ("A", "man", "is", "sl
 
 
 def _probe(predictor: Predictor, path: Path) -> None:
-    """Label one pair, tagged by hand: a model whose parts do not fit together (a weight matrix of
-    the wrong shape, a bad column slice) fails here, with the file's name, not later."""
+    """Label one pair, tagged by hand, after every check has passed: the last guard that the
+    parts fit together, failing here with the file's name rather than later."""
     from features.pair import Pair
     from features.wordnet_data import WordNetMissingError
     premise, hypothesis, tokens, tags, lemmas = PROBE
@@ -530,166 +460,13 @@ def _probe(predictor: Predictor, path: Path) -> None:
     try:
         with np.errstate(all="ignore"):
             label = predictor.predict([pair])[0]
-            scores = (predictor.model.decision_function(predictor._inputs([pair]))
-                      if hasattr(predictor.model, "decision_function") else None)
+            proba = predictor.predict_proba([pair])
     except WordNetMissingError:
         raise
-    except Exception as exc:  # a damaged file fails in many ways inside numpy and scikit-learn
+    except Exception as exc:  # a check this format lacks: say which file
         raise ModelFileError(f"{path}: damaged model file: it cannot label a pair ({type(exc).__name__}: "
                              f"{str(exc)[:200]})") from None
-    labels = set(predictor.labels)
-    if str(label) not in labels:
-        raise ModelFileError(f"{path}: damaged model file: it predicts {label!r}, not one of its labels "
-                             f"{sorted(labels)}")
-    if scores is not None and not np.isfinite(np.asarray(scores, dtype=np.float64)).all():
-        raise ModelFileError(f"{path}: damaged model file: its scores are not finite")
-
-
-# ------------------------------------------------------------------ files
-
-
-def save_predictor(predictor: Predictor, path: Path | str) -> Path:
-    """Write `predictor` as a data-only model file."""
-    encoder = _Encoder(Allowlist())
-    try:
-        tree = encoder.encode(predictor)
-    except TypeError as exc:
-        raise ModelFileError(f"{path}: {exc}") from None
-    head = {"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION, "suite_version": __version__,
-            "versions": versions(),
-            "summary": {"model": predictor.model_name, "labels": list(predictor.labels),
-                        "two_class": predictor.two_class, "reads_features": predictor.featurizer is not None,
-                        "info": encoder.encode(predictor.info)},
-            "arrays": len(encoder.arrays), "predictor": tree}
-    with atomic_path(path) as tmp:
-        with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as archive:
-            archive.writestr("model.json", json.dumps(head, ensure_ascii=False))
-            for i, array in enumerate(encoder.arrays):
-                buffer = io.BytesIO()
-                np.save(buffer, array, allow_pickle=False)
-                archive.writestr(f"arrays/{i}.npy", buffer.getvalue())
-    return Path(path)
-
-
-def load_predictor(path: Path | str) -> Predictor:
-    """Read a model file; anything that is not one, is damaged or crafted, or comes from an
-    incompatible version is a ModelFileError that says so."""
-    path = Path(path)
-    if not path.is_file():
-        raise ModelFileError(f"{path}: no such model file")
-    with open(path, "rb") as handle:
-        magic = handle.read(4)
-    if magic != b"PK\x03\x04":
-        raise ModelFileError(
-            f"{path}: not a model file of this suite (not a zip archive). Model files of nli-baselines 0.1 were "
-            "pickles; this version does not load pickles, since loading one can run any code. Retrain the model "
-            "with this version (run.py --save-model).")
-    try:
-        with zipfile.ZipFile(path) as archive:
-            head = _head(archive)
-            _check_version(head)
-            count = head.get("arrays")
-            if type(count) is not int or not 0 <= count <= 100_000:
-                raise ValueError(f"it declares {count!r} arrays")
-            _check_members(archive, count)
-            arrays = {i: _read_array(archive, f"arrays/{i}.npy") for i in range(count)}
-        decoder = _Decoder(Allowlist(), arrays)
-        predictor = decoder.decode(head["predictor"])
-    except ModelFileError as exc:
-        raise ModelFileError(f"{path}: {exc}") from None
-    except RecursionError:
-        raise ModelFileError(f"{path}: damaged model file (nested too deeply)") from None
-    except MemoryError:
-        raise ModelFileError(f"{path}: damaged model file (it asks for more memory than there is)") from None
-    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, KeyError, IndexError, TypeError, ValueError,
-            AttributeError, UnicodeDecodeError, OverflowError) as exc:
-        raise ModelFileError(f"{path}: damaged model file ({type(exc).__name__}: {exc})") from None
-    _check_predictor(predictor, path)
-    if decoder.used_arrays != set(arrays):
-        raise ModelFileError(f"{path}: damaged model file (it holds arrays that no part of the model uses)")
-    return predictor
-
-
-def _head(archive: zipfile.ZipFile) -> dict:
-    info = _member(archive, "model.json")
-    if info.file_size > MAX_TREE_BYTES:
-        raise ValueError(f"model.json declares {info.file_size:,} bytes (at most {MAX_TREE_BYTES:,})")
-    with archive.open(info) as member:
-        data = member.read(MAX_TREE_BYTES + 1)
-    if len(data) > MAX_TREE_BYTES:
-        raise ValueError(f"model.json expands beyond {MAX_TREE_BYTES:,} bytes")
-    head = json.loads(data)
-    if not isinstance(head, dict):
-        raise ModelFileError("not a model file of this suite (no 'nli-baselines-model' marker)")
-    return head
-
-
-def _member(archive: zipfile.ZipFile, name: str) -> zipfile.ZipInfo:
-    matches = [info for info in archive.infolist() if info.filename == name]
-    if not matches:
-        raise KeyError(f"there is no member named {name!r}")
-    if len(matches) > 1:
-        raise ModelFileError(f"damaged model file (the member {name} occurs {len(matches)} times)")
-    return matches[0]
-
-
-def _check_members(archive: zipfile.ZipFile, count: int) -> None:
-    """Exactly model.json and arrays/0.npy .. arrays/{count-1}.npy, each once, within the caps."""
-    names = [info.filename for info in archive.infolist()]
-    expected = {"model.json", *(f"arrays/{i}.npy" for i in range(count))}
-    repeated = sorted({n for n in names if names.count(n) > 1})
-    if repeated:
-        raise ModelFileError(f"damaged model file (the member {repeated[0]} occurs {names.count(repeated[0])} times)")
-    if set(names) != expected:
-        extra, missing = sorted(set(names) - expected), sorted(expected - set(names))
-        raise ModelFileError("damaged model file (" + (f"unexpected member {extra[0]!r}" if extra else
-                                                       f"missing member {missing[0]!r}") + ")")
-    total = sum(info.file_size for info in archive.infolist())
-    if total > MAX_TOTAL_BYTES:
-        raise ModelFileError(f"damaged model file (its members expand to {total:,} bytes; a model of this suite "
-                             f"takes at most {MAX_TOTAL_BYTES:,})")
-
-
-def _read_array(archive: zipfile.ZipFile, name: str) -> np.ndarray:
-    """One .npy member, its header checked before any allocation: a real numeric (or text) dtype, a
-    shape whose bytes fit the cap and match the member's size exactly."""
-    info = _member(archive, name)
-    if info.file_size > MAX_ARRAY_BYTES:
-        raise ModelFileError(f"damaged model file ({name} declares {info.file_size:,} bytes; an array of a model "
-                             f"of this suite takes at most {MAX_ARRAY_BYTES:,})")
-    with archive.open(info) as member:
-        version = np.lib.format.read_magic(member)
-        reader = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}.get(version)
-        if reader is None:
-            raise ValueError(f"{name}: unsupported .npy version {version}")
-        shape, fortran, dtype = reader(member, max_header_size=10_000)
-        if dtype.hasobject or dtype.kind not in "biufU" and dtype.names is None:
-            raise ModelFileError(f"damaged model file ({name} holds {dtype}, not numbers)")
-        if dtype.names is not None and any(dtype[f].hasobject or dtype[f].kind not in "biuf" for f in dtype.names):
-            raise ModelFileError(f"damaged model file ({name} holds records that are not numbers)")
-        count = math.prod(int(n) for n in shape)
-        if count * dtype.itemsize > MAX_ARRAY_BYTES or count * dtype.itemsize != info.file_size - member.tell():
-            raise ModelFileError(f"damaged model file ({name} declares {count:,} values of {dtype.itemsize} bytes "
-                                 f"in {info.file_size - member.tell():,} bytes)")
-        data = bytearray(count * dtype.itemsize)  # writable, so the array is too
-        view, filled = memoryview(data), 0
-        while filled < len(data):
-            got = member.readinto(view[filled:])
-            if not got:
-                raise ValueError(f"{name} ends after {filled:,} of its {len(data):,} bytes")
-            filled += got
-    return np.frombuffer(data, dtype=dtype, count=count).reshape(shape, order="F" if fortran else "C")
-
-
-def _check_version(head) -> None:
-    if not isinstance(head, dict) or head.get("format") != MODEL_FORMAT:
-        raise ModelFileError(f"not a model file of this suite (no {MODEL_FORMAT!r} marker)")
-    version = head.get("suite_version", "?")
-    if head.get("format_version") != MODEL_FORMAT_VERSION or _major_minor(version) != _major_minor(__version__):
-        raise ModelFileError(f"saved by nli-baselines {version} (model format {head.get('format_version')}); "
-                             f"this is {__version__} (format {MODEL_FORMAT_VERSION}). Retrain the model with this "
-                             "version.")
-
-
-def _major_minor(version: str) -> tuple[str, ...]:
-    return tuple(str(version).split(".")[:2])
+    if str(label) not in set(predictor.labels):
+        raise ModelFileError(f"{path}: damaged model file: it predicts {str(label)[:60]!r}, not one of its labels")
+    if proba is not None and not np.isfinite(np.asarray(proba[1], dtype=np.float64)).all():
+        raise ModelFileError(f"{path}: damaged model file: its probabilities are not finite")
