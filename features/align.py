@@ -224,6 +224,15 @@ def _stable_order(keys: np.ndarray) -> np.ndarray:
     return (np.sort((keys.astype(np.int64) << 32) | np.arange(len(keys), dtype=np.int64)) & 0xFFFFFFFF).astype(np.int64)
 
 
+def take(values: np.ndarray, index: np.ndarray, missing) -> np.ndarray:
+    """values[index] where index >= 0, else `missing`; also when `values` is empty (a batch whose
+    every sentence on one side is empty has no token to clip the index to)."""
+    out = np.full(len(index), missing, dtype=values.dtype)
+    found = index >= 0
+    out[found] = values[index[found]]
+    return out
+
+
 def count_by_row(rows: np.ndarray, n: int, weights=None) -> np.ndarray:
     return np.bincount(rows, weights=weights, minlength=n).astype(np.float64)
 

@@ -13,6 +13,7 @@ from .align import (
     children_of,
     count_by_row,
     share,
+    take,
 )
 from .parsing import LABEL_ID
 
@@ -87,7 +88,7 @@ class Alignment(AlignedFeature):
         tokens = np.arange(len(h.lemma))
         head = h.head
         dep = np.flatnonzero(h.content & (head != tokens) & (al.partner[head] >= 0) & (s[head] >= RELATED))
-        p_head_of_partner = np.where(al.partner[dep] >= 0, p.head[np.maximum(al.partner[dep], 0)], -2)
+        p_head_of_partner = take(p.head, al.partner[dep], -2)
         kept = (s[dep] >= RELATED) & (p_head_of_partner == al.partner[head[dep]])
         moved = (s[dep] >= RELATED) & ~kept
         new = s[dep] == 0

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .align import _FROM_RELATION, ALIGNED, CONFLICT, RELATED, STRENGTH, AlignedFeature, Flat, count_by_row, share
+from .align import (_FROM_RELATION, ALIGNED, CONFLICT, RELATED, STRENGTH, AlignedFeature, Flat, count_by_row, share,
+                    take)
 from .parsing import LABEL_ID
 
 ROLES = ("subject", "verb", "object")
@@ -132,13 +133,15 @@ def _roles(side: Flat, n: int, negative_forms: np.ndarray, nominal_forms: np.nda
     logical_object = np.where(passive, passive_subject, obj)
     # Negation: a `neg` dependent of the predicate, a negative subject ("nobody", "no man").
     neg_child = _first_child(side, predicate, [_L["neg"]], n) >= 0
-    negative_det = np.zeros(len(tokens), dtype=bool)
+    # One slot more than there are tokens, False: where index is -1 (no such token) it reads that
+    # slot, which exists even when every sentence of the batch is empty.
+    negative_det = np.zeros(len(tokens) + 1, dtype=bool)
     hit = np.isin(side.form, negative_forms) & (side.head != tokens)
     negative_det[side.head[hit]] = True
-    negative_det |= np.isin(side.form, nominal_forms)
+    negative_det[:-1] |= np.isin(side.form, nominal_forms)
 
     def negated(index):
-        return (index >= 0) & negative_det[np.maximum(index, 0)]
+        return negative_det[index]
 
     surface_subject = np.where(passive, passive_subject, subject)
     return {"subject": logical_subject, "verb": predicate, "object": logical_object, "passive": passive,
@@ -168,5 +171,5 @@ def _triples(a, n: int) -> tuple[np.ndarray, np.ndarray]:
     rows = h.rows[arc]
     dep_partner, head_partner = al.partner[arc], al.partner[h.head[arc]]
     ok = (al.strength[arc] >= RELATED) & (al.strength[h.head[arc]] >= RELATED) & (dep_partner >= 0)
-    ok &= p.head[np.maximum(dep_partner, 0)] == head_partner
+    ok &= take(p.head, dep_partner, -2) == head_partner
     return count_by_row(rows[ok], n), count_by_row(rows, n)

@@ -206,6 +206,10 @@ def test_flags_that_would_mean_nothing_are_refused(cli, args, message):
 @pytest.mark.parametrize("args, note", [
     (["--wordnet"], "--wordnet sets candidates of wordnet, which the lr model does not have: ignored"),
     (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler is for --backend dask"),
+    # Options a model does not read, as its spec declares what it reads.
+    (["--model", "majority"], "--C sets candidates of C, which the majority model does not have: ignored"),
+    (["--model", "majority", "--top-features", "3"], "--top-features lists the weights of a model that explains "
+                                                     "itself by its features; the majority model has none: ignored"),
 ])
 def test_harmless_ignored_flags_are_noted(cli, tmp_path, args, note):
     done = cli("run", *FAST, *args, "--out", tmp_path / "r.json")

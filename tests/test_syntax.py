@@ -3,6 +3,8 @@ test WordNet (tests/wordnet_fixture.py)."""
 from __future__ import annotations
 
 
+import numpy as np
+
 from features.syntax import Syntax
 from tests.conftest import parsed_pair
 
@@ -63,3 +65,25 @@ def test_negation_scope_and_missing_roles(tiny_wordnet):
                    "negation_scope_differs": 1, "triples_matched": 1, "share_triples_matched": 0.5,
                    "triples_unmatched": 1}
     assert there["subject_match"] == 1 and there["verb_match"] == 1 and "verb_differs" not in there
+
+
+def test_a_batch_whose_every_premise_or_hypothesis_is_empty(tiny_wordnet):
+    # Once an IndexError: with no token on one side, no index could be clipped to a token.
+    from features.alignment import Alignment
+    from features.quantifiers import Quantifiers
+    full = parsed_pair("The man bites the dog", "A person bites a cat", "DT NN VBZ DT NN", "DT NN VBZ DT NN",
+                       "the man bite the dog", "a person bite a cat", ACTIVE, ACTIVE, id="full")
+    no_hypothesis = parsed_pair("The man bites the dog", "", "DT NN VBZ DT NN", "", "the man bite the dog", "",
+                                ACTIVE, "", id="h")
+    no_premise = parsed_pair("", "The man bites the dog", "", "DT NN VBZ DT NN", "", "the man bite the dog", "",
+                             ACTIVE, id="p")
+    for cls in (Syntax, Alignment, Quantifiers):
+        feature = cls(scale="none", wordnet_dir=tiny_wordnet).fit([full])
+        for batch in ([no_hypothesis], [no_premise], [no_premise, no_hypothesis]):
+            values = feature.raw_values(batch)
+            assert values.shape == (len(batch), len(feature.columns)) and np.isfinite(values).all()
+    # The empty side has no roles; the hypothesis' arcs have nothing to match.
+    assert nonzero([no_hypothesis], tiny_wordnet) == [{"subject_missing_hypothesis": 1, "verb_missing_hypothesis": 1,
+                                                       "object_missing_hypothesis": 1, "share_triples_matched": 1.0}]
+    assert nonzero([no_premise], tiny_wordnet) == [{"subject_missing_premise": 1, "verb_missing_premise": 1,
+                                                    "object_missing_premise": 1, "triples_unmatched": 2}]
