@@ -32,6 +32,12 @@ def atomic_path(path: Path | str) -> Iterator[Path]:
         os.close(os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666))
         yield tmp
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        if exc.errno is not None and exc.filename in (None, str(tmp)):
+            # A full disk or a file size limit met by a writer that names no file: name the output.
+            raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path)) from None
+        raise
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -11,7 +11,7 @@ import pytest
 
 from experiments.engine.errors import UsageError
 from experiments.engine.parallel import resolve_jobs
-from tests.conftest import REPO, run_python, run_shell
+from tests.conftest import REPO, run_python, run_script, run_shell
 
 FAST = ["--dataset", "demo", "--features", "unlexicalized", "--C", "1"]
 
@@ -94,7 +94,7 @@ def test_failed_writes_leave_no_temporaries(tmp_path, monkeypatch):
 
     def broken_save(*args, **kwargs):
         raise OSError(28, "No space left on device")
-    monkeypatch.setattr(safetensors.numpy, "save_file", broken_save)
+    monkeypatch.setattr(safetensors.numpy, "save", broken_save)
     with pytest.raises(OSError):
         predictor.save(tmp_path / "m.model")
     with pytest.raises(FileNotFoundError):
@@ -240,3 +240,22 @@ def test_datasets_needs_a_data_directory(cli, tmp_path):
     (tmp_path / "f").write_text("x")
     done = cli("datasets", "--stats", "--data-dir", tmp_path / "f")
     assert done.returncode == 2 and "is not a directory" in done.stderr
+
+
+def test_a_file_size_limit_met_while_writing_is_one_line(tmp_path):
+    # `ulimit -f 40`: the record is larger than 40 KB, so its write fails after the work is done.
+    import resource
+
+    def limit():
+        resource.setrlimit(resource.RLIMIT_FSIZE, (40 * 1024, 40 * 1024))
+    done = run_script("run", "--dataset", "demo", "--features", "unlexicalized", "--C", "1", "--quiet", "--out",
+                      tmp_path / "r.json", preexec_fn=limit)
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [f"error: cannot write {tmp_path / 'r.json'}: File too large"]
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("out", ["/proc/x.json", "/sys/x.json"])
+def test_outputs_on_kernel_file_systems_are_refused_before_the_work(cli, out):
+    done = cli("run", *FAST, "--out", out)
+    assert done.returncode == 2 and "is a kernel file system, where no file can be written" in done.stderr

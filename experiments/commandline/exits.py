@@ -20,7 +20,8 @@ USER_ERRORS = (
 
 
 # Writing an output failed for a reason the user can fix (space, permissions): one line, not a traceback.
-WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.EISDIR, errno.ENOTDIR}
+WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.EISDIR, errno.ENOTDIR,
+                errno.EFBIG}
 
 
 def is_user_error(exc: BaseException) -> bool:

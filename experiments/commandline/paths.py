@@ -10,8 +10,17 @@ from pathlib import Path
 from ..engine.errors import UsageError
 
 
+# Kernel file systems: a directory there may look writable (root), but no file can be created.
+VIRTUAL = (Path("/proc"), Path("/sys"), Path("/dev"))
+
+
 def _writable_parent(path: Path, flag: str) -> None:
-    """The nearest existing ancestor of `path` must be a writable directory (the rest is created)."""
+    """The nearest existing ancestor of `path` must be a writable directory (the rest is created),
+    and not on a kernel file system."""
+    resolved = path.resolve()
+    for root in VIRTUAL:
+        if resolved == root or root in resolved.parents:
+            raise UsageError(f"{flag} {path}: {root} is a kernel file system, where no file can be written")
     parent = path.parent
     while not parent.exists():
         if parent.parent == parent:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from features.atomic import atomic_path
+from features.atomic import atomic_write
 from features.combine import PairFeaturizer
 from features.state import (Array, Bool, Int, Mapping_, NotRegisteredError, Optional, Reader, Sizes, StateError,
                             Text, Texts, Writer)
@@ -224,7 +224,7 @@ def _number_or_text(text):
 
 def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     """Write `predictor` as a data-only model file (atomically)."""
-    from safetensors.numpy import save_file
+    from safetensors.numpy import save
 
     from features.fitted_state import dump_featurizer
     from models import get_model
@@ -252,8 +252,9 @@ def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     if len(text.encode()) > MAX_HEADER_BYTES:
         raise ModelFileError(f"{path}: the model's header would take {len(text.encode()):,} bytes (at most "
                              f"{MAX_HEADER_BYTES:,}): too large a vocabulary or too many column names to save")
-    with atomic_path(path) as tmp:
-        save_file(writer.arrays, str(tmp), metadata={HEAD_KEY: text})
+    # Serialized in memory, then written by the suite's atomic writer: the file gets a new file's
+    # permissions, and a full disk or a size limit names the file and leaves nothing behind.
+    atomic_write(path, save(writer.arrays, metadata={HEAD_KEY: text}))
     return Path(path)
 
 
