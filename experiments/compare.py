@@ -17,7 +17,7 @@ import sys
 
 
 def main(argv=None) -> int:
-    from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
+    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a", metavar="A.json", help="a run record (run.py --out)")
@@ -27,7 +27,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", metavar="FILE.json", help="write the comparison as JSON")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file (never an input)")
     args = parser.parse_args(argv)
-    with user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         from experiments.api import compare
         from experiments.commandline.paths import OutputPlan
         from experiments.outputs.records import write_json_atomic

@@ -9,12 +9,10 @@ against. MIRROR may be a URL, a file:// URL or a local path; a pinned sha256 sti
 from __future__ import annotations
 
 import argparse
-import contextlib
 import signal
 import sys
-import threading
-from typing import Iterator
 
+from experiments.commandline.exits import Terminated, terminate_unwinds
 from experiments.corpora import resolve_data_dir
 from experiments.corpora.sources import DEFAULT_DEADLINE, SOURCES, DownloadError, download
 
@@ -23,27 +21,6 @@ CORPUS_OPTIONS = ("data_dir", "url", "sha256", "deadline")
 WORDNET_OPTIONS = ("nltk_data", "source", "system_dir", "index_url", "force")
 EXIT_FAILED = 2  # like every command's user errors: one line saying what to do
 EXIT_INTERRUPTED = 130
-
-
-class Terminated(BaseException):
-    """SIGTERM, raised where the program is so that cleanup runs (a plain SIGTERM ends Python without it)."""
-
-
-@contextlib.contextmanager
-def terminate_unwinds() -> Iterator[None]:
-    """Within the block, SIGTERM raises Terminated (main thread only; the old handler comes back after)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def raise_terminated(signum, frame):
-        raise Terminated
-
-    previous = signal.signal(signal.SIGTERM, raise_terminated)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _seconds(text: str) -> float:

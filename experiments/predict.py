@@ -29,12 +29,12 @@ def prediction_rows(pairs, predictions, proba=None) -> tuple[list[str], list[lis
 
 def main(argv=None) -> int:
     from experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
-    from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
+    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     with user_errors():
         import_user_modules(argv)
     args = build_parser("predict", __doc__).parse_args(argv)
-    with user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         return _predict(args, given_options(args, "predict"), output)
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 def main(argv: list[str] | None = None) -> int:
     from experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
-    from experiments.commandline.exits import closed_pipe_ends_quietly, user_errors
+    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     with user_errors():
         import_user_modules(argv)
     args = build_parser("curve", __doc__).parse_args(argv)
-    with user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         from pathlib import Path
 
         from experiments.api import CurveResult

@@ -259,3 +259,46 @@ def test_a_file_size_limit_met_while_writing_is_one_line(tmp_path):
 def test_outputs_on_kernel_file_systems_are_refused_before_the_work(cli, out):
     done = cli("run", *FAST, "--out", out)
     assert done.returncode == 2 and "is a kernel file system, where no file can be written" in done.stderr
+
+
+@pytest.mark.parametrize("body, code", [("import sys\nsys.exit(0)\n", "0"), ("raise SystemExit('bye')\n", "'bye'")])
+def test_an_imported_module_that_exits_is_an_error_not_a_silent_success(cli, tmp_path, monkeypatch, body, code):
+    (tmp_path / "quits.py").write_text(body)
+    monkeypatch.chdir(tmp_path)
+    done = cli("run", "--import", "quits", *FAST, "--out", "r.json")
+    assert done.returncode == 2
+    assert done.stderr.strip() == (f"error: --import quits: the module called sys.exit({code}) while being imported; "
+                                   "a module to --import should only define and register things")
+    assert not (tmp_path / "r.json").exists()
+
+
+KILLS_ITSELF_WHILE_PLOTTING = '''
+import os
+import signal
+
+from matplotlib.figure import Figure
+
+_savefig = Figure.savefig
+
+
+def savefig(self, fname, *args, **kwargs):
+    # Half a picture is on disk when the signal comes, as when a user stops a run mid-write.
+    with open(fname, "wb") as handle:
+        handle.write(b"half a png")
+    os.kill(os.getpid(), signal.SIGTERM)
+    return _savefig(self, fname, *args, **kwargs)
+
+
+Figure.savefig = savefig
+'''
+
+
+def test_sigterm_while_writing_plots_leaves_no_temporaries(tmp_path):
+    pytest.importorskip("matplotlib")
+    (tmp_path / "kills.py").write_text(KILLS_ITSELF_WHILE_PLOTTING)
+    done = run_script("run", "--import", tmp_path / "kills.py", "--dataset", "demo", "--features", "unlexicalized",
+                      "--C", "1", "--quiet", "--plots", tmp_path / "plots", "--out", tmp_path / "r.json")
+    assert done.returncode == 143
+    assert done.stderr.strip().splitlines()[-1] == "error: terminated; unfinished outputs removed"
+    assert list((tmp_path / "plots").iterdir()) == [] and not (tmp_path / "r.json").exists()
+    assert not list(tmp_path.rglob("*.tmp"))

@@ -140,6 +140,9 @@ def import_module(name: str):
         return importlib.import_module(name)
     except UsageError:
         raise
+    except SystemExit as exc:  # sys.exit() at import would end the run silently, with no outputs
+        raise UsageError(f"--import {name}: the module called sys.exit({exc.code!r}) while being imported; a "
+                         "module to --import should only define and register things") from None
     except Exception as exc:  # the user's code: any failure is theirs to see, in one line
         raise UsageError(f"--import {name}: {type(exc).__name__}: {exc}") from None
 

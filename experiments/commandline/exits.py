@@ -4,7 +4,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import sys
+import threading
 
 EXIT_USAGE = 2  # bad arguments, missing corpus, malformed input, unusable training data
 # The errors a user can fix, by module and name: a module not imported yet has raised none of them,
@@ -48,6 +50,39 @@ def user_errors():
             raise
         print(f"error: {_message(exc)}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised where the program is so that cleanup runs (a plain SIGTERM ends Python without it)."""
+
+
+@contextlib.contextmanager
+def terminate_unwinds():
+    """Within the block, SIGTERM raises Terminated (main thread only; the old handler comes back after)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def raise_terminated(signum, frame):
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+@contextlib.contextmanager
+def terminated_cleanly():
+    """SIGTERM unwinds the command, so every atomic write in progress removes its temporary (a plot
+    half drawn leaves no `.tmp` beside its target); then one line and exit status 143."""
+    try:
+        with terminate_unwinds():
+            yield
+    except Terminated:
+        print("error: terminated; unfinished outputs removed", file=sys.stderr)
+        raise SystemExit(128 + signal.SIGTERM) from None
 
 
 @contextlib.contextmanager
