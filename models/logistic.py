@@ -196,6 +196,7 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         model.coef_, model.intercept_ = W.T.astype(problem.dtype), b.astype(problem.dtype)
         model.classes_, model.n_features_in_ = classes, problem.n_features
         model.n_iter_ = np.array([self.n_iter_])
+        self.n_features_in_ = problem.n_features  # a path's fits are clones that never saw X themselves
         self._fitted(model, NEWTON, tol)
         return W, b
 

@@ -374,3 +374,15 @@ def test_a_model_registered_under_another_name_needs_its_import(saved, tmp_path)
         tree["model"], tree["model_module"] = "svm", "my_models"
     message = refused(rewrite(saved, tmp_path / "r.model", head=rename), "pass --import my_models")
     assert "damaged" not in message and "svm" not in MODELS
+
+
+def test_a_model_fitted_along_a_newton_path_saves(demo_matrices, tmp_path):
+    # The SNLI-scale route: fits from `fit_path` are clones that never validated X themselves.
+    from models import LogisticClassifier
+    featurizer, X, y, dev = demo_matrices
+    *_, model = LogisticClassifier(solver="newton-pcg").fit_path(X, y, [0.1, 1.0])
+    predictor = Predictor("lr", model, featurizer, None, ["entailment", "neutral", "contradiction"], False, {})
+    predictor.save(tmp_path / "path.model")
+    loaded = load_predictor(tmp_path / "path.model")
+    assert loaded.model.n_features_in_ == X.shape[1] and loaded.model.C == 1.0
+    assert np.array_equal(loaded.predict_proba(dev)[1], predictor.predict_proba(dev)[1])
