@@ -75,9 +75,14 @@ def _predict(args, given: dict, output) -> int:
     # command line says otherwise.
     trained = predictor.info.get("input", {})
     kept = {k: v for k, v in trained.items() if k == "label_map" or (isinstance(v, str) and has_column(path, v))}
-    for name in sorted(set(trained) - set(kept) - set(given)):
-        print(f"note: the model was trained with {name.replace('_', ' ')} {trained[name]!r}, which {path.name} "
-              "lacks; finding the column by its name instead", file=sys.stderr)
+    # One note for the text columns the input lacks (missing label and id columns only mean unlabeled,
+    # unnumbered input).
+    lacking = [name for name in sorted(set(trained) - set(kept) - set(given)) if name not in ("label_column",
+                                                                                             "id_column")]
+    if lacking:
+        named = ", ".join(f"{name.replace('_column', '')} {trained[name]!r}" for name in lacking)
+        print(f"note: the model was trained with the column{'s' if len(lacking) > 1 else ''} {named}, which "
+              f"{path.name} lacks; finding {'them' if len(lacking) > 1 else 'it'} by name instead", file=sys.stderr)
     config = RunConfig("predict", **{**kept, **given})
     data = read_custom(path, "input", "predict", config.on_bad_row, premise=config.premise_column,
                        hypothesis=config.hypothesis_column, label=config.label_column, id_column=config.id_column)
@@ -87,7 +92,12 @@ def _predict(args, given: dict, output) -> int:
         print(f"skipped {sum(data.skipped.values())} bad row(s): {dict(data.skipped)}", file=sys.stderr)
     pairs = data.pairs
     if config.label_map:
-        pairs = [p if p.label is None else p.with_label(config.label_map.get(p.label, p.label)) for p in pairs]
+        mapped = [p if p.label is None else p.with_label(config.label_map.get(p.label, p.label)) for p in pairs]
+        if "label_map" not in given and any(a.label != b.label for a, b in zip(pairs, mapped)):
+            shown = ",".join(f"{k}={v}" for k, v in config.label_map.items())
+            print(f"note: the gold column shows {path.name}'s labels mapped by the model's label map ({shown}), "
+                  "as they were in training", file=sys.stderr)
+        pairs = mapped
     pairs = annotate(pairs, jobs=config.jobs, lemmas=predictor.needs_lemmas, progress=config.progress)
     predictions = [str(x) for x in predictor.predict(pairs)]
     proba = predictor.predict_proba(pairs) if proba_wanted else None

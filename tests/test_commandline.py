@@ -302,3 +302,14 @@ def test_sigterm_while_writing_plots_leaves_no_temporaries(tmp_path):
     assert done.stderr.strip().splitlines()[-1] == "error: terminated; unfinished outputs removed"
     assert list((tmp_path / "plots").iterdir()) == [] and not (tmp_path / "r.json").exists()
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_a_missing_file_of_your_own_is_named_as_such(cli, tmp_path):
+    done = cli("run", "--train-file", tmp_path / "nope.csv", "--quiet")
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"error: --train-file {tmp_path / 'nope.csv'}: no such file"  # not "download it"
+
+
+def test_help_says_each_default_once(cli):
+    done = cli("run", "--help")
+    assert done.returncode == 0 and "(default: lr)" in done.stdout and "(default: lr) (default: lr)" not in done.stdout

@@ -181,4 +181,13 @@ def test_a_saved_model_remembers_its_columns_and_label_map(cli, tmp_path, monkey
         out = list(csv.DictReader(handle))
     assert [r["id"] for r in out] == [f"q{n}" for n in range(20)]  # the id column, found by itself
     assert {r["gold"] for r in out} <= {"entailment", "not_entailment"}  # the label map, applied
+    assert "note: the gold column shows new.csv's labels mapped by the model's label map " \
+           "(yes=entailment,no=not_entailment), as they were in training" in predicted.stderr
+    # Text columns the input lacks: one note; the label column missing only means unlabeled input.
+    Path("plain.tsv").write_text("premise\thypothesis\nA man sleeps .\tA man is asleep .\n")
+    plain = cli("predict", "--model", "m.model", "--input", "plain.tsv", "--out", "q.csv")
+    assert plain.returncode == 0, plain.stderr
+    notes = [line for line in plain.stderr.splitlines() if "trained with" in line]
+    assert notes == ["note: the model was trained with the columns hypothesis 'claim', premise 'claim_source', "
+                     "which plain.tsv lacks; finding them by name instead"]
     assert "accuracy against the input's labels" in predicted.stdout

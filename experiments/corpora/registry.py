@@ -206,6 +206,10 @@ def custom_corpus(train: str | None = None, dev: str | None = None, test: str | 
              (("train", train), ("dev", dev), ("test", test)) if path}
     if not files:
         raise ValueError("a custom dataset needs at least one of --train-file, --dev-file, --test-file")
+    for split, path in (("train", train), ("dev", dev), ("test", test)):
+        if path and not Path(path).is_file():  # the user's own file: no corpus to download
+            raise ValueError(f"--{split}-file {path}: " + ("a directory, not a file" if Path(path).is_dir()
+                                                            else "no such file"))
     reader = partial(read_custom, premise=premise, hypothesis=hypothesis, label=label, id_column=id_column,
                      labels=labels)
     return Corpus(name, "user-supplied pair task", labels, files, reader,

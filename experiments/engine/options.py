@@ -297,7 +297,7 @@ def _build() -> dict[str, RunOption]:
         RunOption("id_column", None, text, "default: found among id, idx, pairID, pair_id, else line numbers",
                   custom, ALL, metavar="NAME"),
         # model and features
-        RunOption("model", "lr", choice(_model_names), "the classifier (default: lr)", model, RUN_CURVE,
+        RunOption("model", "lr", choice(_model_names), "the classifier", model, RUN_CURVE,
                   metavar="NAME"),
         RunOption("features", "lexicalized", text, "a feature group or a comma list of groups and types",
                   model, RUN_CURVE, metavar="GROUP_OR_LIST"),
