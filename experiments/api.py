@@ -120,8 +120,13 @@ def _predictions(source, row: str | None) -> tuple[dict, str, dict]:
         record = source.record
         row_record = source.row(row)
     else:
-        from .outputs.records import load_run_record
+        from .outputs.records import load_run_record, record_problem
+        if not isinstance(source, (str, Path, dict)):
+            raise UsageError(f"compare takes RunResults, run records or their paths, not {type(source).__name__}")
         record = load_run_record(source) if isinstance(source, (str, Path)) else source
+        problem = record_problem(record)
+        if problem:
+            raise UsageError(f"the record given is not a run record of run.py --out ({problem})")
         from .outputs.records import pick_row
         row_record = pick_row(record, row, str(source) if isinstance(source, (str, Path)) else "the record")
     what = f"{row_record['name']} ({record['data']['dataset']}, {row_record['model']})"
@@ -134,7 +139,10 @@ def compare(a, b, *, row_a: str | None = None, row_b: str | None = None, resampl
     a, b: `RunResult`s, run records, or paths of records written by `run.py --out`.
     row_a, row_b: the row of a table (a paper or ablation table) to compare.
     """
+    from .engine.options import MAX_RESAMPLES
     from .engine.significance import compare_predictions, same_data
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= MAX_RESAMPLES:
+        raise UsageError(f"resamples must be a whole number from 1 to {MAX_RESAMPLES:,}, not {resamples!r}")
     pa, what_a, record_a = _predictions(a, row_a)
     pb, what_b, record_b = _predictions(b, row_b)
     if pa["split"] != pb["split"]:
@@ -204,4 +212,6 @@ def learning_curve(*, out: Path | str | None = None, overwrite: bool = False, **
 def load_model(path: Path | str):
     """A model saved by `run.py --save-model` or `RunResult.models[name].save(path)`."""
     from .outputs.model_files import load_predictor
+    if not isinstance(path, (str, Path)):
+        raise UsageError(f"load_model takes the path of a model file, not {type(path).__name__}")
     return load_predictor(path)

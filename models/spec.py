@@ -46,6 +46,11 @@ def _no_details(model) -> dict:
     return {}
 
 
+def _registered(name: str) -> "ModelSpec":
+    from models import get_model
+    return get_model(name)
+
+
 def _field_for(values):
     """A field for a grid's candidates: a choice among texts or flags, else a finite number."""
     from features.state import Bool, Choice, Float, Int
@@ -109,6 +114,14 @@ class ModelSpec:
     def __post_init__(self):
         if self.input not in INPUT_KINDS:
             raise ValueError(f"ModelSpec.input must be one of {INPUT_KINDS}, got {self.input!r}")
+
+    def __reduce_ex__(self, protocol):
+        # A built-in spec is a registry entry every process has: pickled by name, so its
+        # callables (lambdas, a kind's closures) need not pickle; a user's spec as before.
+        from models import MODELS
+        if MODELS.get(self.name) is self and getattr(self.factory, "__module__", "").startswith("models."):
+            return _registered, (self.name,)
+        return object.__reduce_ex__(self, protocol)
 
     @property
     def uses_features(self) -> bool:

@@ -79,6 +79,15 @@ def text(value) -> str | None:
     return value
 
 
+def feature_spec(value) -> str:
+    """A feature group or type, a comma-separated text of them, or (from Python) a list of them."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and value and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    raise ValueError(f"expected a feature group, a type, or a comma list of them, got {value!r}")
+
+
 def path(value) -> str | None:
     """A file or directory name (pathlib paths welcome); empty means not given."""
     if value is None:
@@ -299,7 +308,7 @@ def _build() -> dict[str, RunOption]:
         # model and features
         RunOption("model", "lr", choice(_model_names), "the classifier", model, RUN_CURVE,
                   metavar="NAME"),
-        RunOption("features", "lexicalized", text, "a feature group or a comma list of groups and types",
+        RunOption("features", "lexicalized", feature_spec, "a feature group or a comma list of groups and types",
                   model, RUN_CURVE, metavar="GROUP_OR_LIST"),
         RunOption("ablate", (), names, "remove a feature type or group (repeatable)", model, RUN_CURVE,
                   action="append", metavar="NAME"),

@@ -63,13 +63,14 @@ def load_run_record(path: Path | str) -> dict:
         raise RecordError(f"{path} is a directory, not a run record") from None
     except (OSError, ValueError, RecursionError) as exc:
         raise RecordError(f"{path}: not a run record of run.py --out ({type(exc).__name__}: {exc})") from None
-    problem = _record_problem(record)
+    problem = record_problem(record)
     if problem:
         raise RecordError(f"{path}: not a run record of run.py --out ({problem})")
     return record
 
 
-def _record_problem(record) -> str | None:
+def record_problem(record) -> str | None:
+    """What keeps `record` from being a run record (None: nothing)."""
     if not isinstance(record, dict):
         return "not a JSON object"
     rows = record.get("rows")
