@@ -35,28 +35,10 @@ PER_KIND_SLOW = 300
 SECONDS = 20  # per mutant: loading and predicting take well under a second
 
 
-class DenseBoosting(HistGradientBoostingClassifier):
-    """Gradient boosting on the sparse matrix made dense, with its kind declared in the spec."""
-
-    def fit(self, X, y):
-        return super().fit(X.toarray(), y)
-
-    def predict(self, X):
-        return super().predict(X.toarray())
-
-    def decision_function(self, X):
-        return super().decision_function(X.toarray())
-
-    def predict_proba(self, X):
-        return super().predict_proba(X.toarray())
-
-
 def user_specs():
     """The user models fuzzed besides the suite's own, as a user's module registers them."""
     from models import ModelSpec
-    from models.sklearn_kinds import SKLEARN_KINDS
-    from models.state import EstimatorKind
-    boosting = SKLEARN_KINDS[HistGradientBoostingClassifier]
+    from tests.dense_models import DenseBoosting, declared_as
     return [
         ModelSpec(name="fuzz_svc", factory=lambda: LinearSVC(C=0.1), title="svc"),
         ModelSpec(name="fuzz_sgd", factory=lambda: SGDClassifier(loss="log_loss", max_iter=20, tol=None,
@@ -65,7 +47,7 @@ def user_specs():
         ModelSpec(name="fuzz_forest", factory=lambda: RandomForestClassifier(n_estimators=3, max_depth=5,
                                                                              random_state=0), title="forest"),
         ModelSpec(name="fuzz_boosting", factory=lambda: DenseBoosting(max_iter=4, random_state=0), title="boosting",
-                  state=EstimatorKind(DenseBoosting, boosting.schema, boosting.restore)),
+                  state=declared_as(DenseBoosting, HistGradientBoostingClassifier)),
         ModelSpec(name="fuzz_mlp", factory=lambda: MLPClassifier(hidden_layer_sizes=(6,), max_iter=20,
                                                                  random_state=0), title="mlp"),
         ModelSpec(name="fuzz_knn", factory=lambda: KNeighborsClassifier(n_neighbors=3), title="knn"),

@@ -27,43 +27,7 @@ from features import PairFeaturizer
 from features.annotation import annotate
 from features.registry import FEATURE_TYPES
 from models import MODELS, ModelSpec, register_model, unregister_model
-from models.sklearn_kinds import SKLEARN_KINDS
-from models.state import EstimatorKind
-
-
-class DenseGaussian(GaussianNB):
-    """A user's own class: Gaussian naive Bayes on the sparse matrix made dense."""
-
-    def fit(self, X, y):
-        return super().fit(X.toarray(), y)
-
-    def predict(self, X):
-        return super().predict(X.toarray())
-
-    def predict_proba(self, X):
-        return super().predict_proba(X.toarray())
-
-
-class DenseBoosting(HistGradientBoostingClassifier):
-    """A user's own class around gradient boosting, with the kind it saves as declared in its spec."""
-
-    def fit(self, X, y):
-        return super().fit(X.toarray(), y)
-
-    def predict(self, X):
-        return super().predict(X.toarray())
-
-    def decision_function(self, X):
-        return super().decision_function(X.toarray())
-
-    def predict_proba(self, X):
-        return super().predict_proba(X.toarray())
-
-
-def declared_as(cls, base):
-    """The kind of a user's subclass: the base class's schema and restore, declared in its spec."""
-    kind = SKLEARN_KINDS[base]
-    return EstimatorKind(cls, kind.schema, kind.restore)
+from tests.dense_models import DenseBoosting, DenseGaussian, declared_as
 
 
 # Every user kind README lists, as a registered factory builds it (small, so the file runs fast).
