@@ -24,6 +24,7 @@ spec declares (`ModelSpec.state`). `check_savable` refuses any other before trai
 from __future__ import annotations
 
 import json
+import math
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -133,11 +134,6 @@ def _kinds() -> dict:
     return kinds
 
 
-def _majority_kind():
-    from models.majority import STATE
-    return STATE
-
-
 def kind_for(spec):
     """The EstimatorKind a model of `spec` is saved as; ModelFileError if it has none. A spec's
     own declared kind, else the kind of the class its factory builds (built once, unfitted)."""
@@ -210,11 +206,14 @@ def _info_load(raw, reader, sizes) -> dict:
 
 
 def _number_or_text(text):
-    if text is None:
-        return None
+    """A chosen setting as it was written: a flag, a whole or finite real number, else the text."""
+    if text is None or text in ("True", "False"):
+        return None if text is None else text == "True"
     try:
         number = float(text)
     except ValueError:
+        return text
+    if not math.isfinite(number):
         return text
     return int(number) if number.is_integer() and "." not in text and "e" not in text.lower() else number
 
@@ -238,7 +237,8 @@ def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     except (ValueError, TypeError, AttributeError) as exc:
         raise ModelFileError(f"{path}: cannot save this {kind.name}: {exc}") from None
     columns = HEAD_FIELDS["columns"].dump(predictor.columns, writer, "columns")
-    fallback = kind is not spec.state and type(predictor.model) is _majority_kind().cls  # a one-class sample
+    from models.majority import STATE as MAJORITY
+    fallback = kind is MAJORITY and spec.state is not MAJORITY  # a one-class sample: no hyperparameters of spec's
     params = {} if fallback else predictor.model.get_params()
     hyper = {name: params[name] for name in spec.declared_hyperparameters if name in params}
     head = {"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION, "suite_version": __version__,
