@@ -197,6 +197,7 @@ def test_a_missing_tagger_is_one_line_with_advice_for_how_the_suite_was_installe
     (["--label-map", ""], "--label-map: no OLD=NEW pairs given"),
     (["--features", ""], "--features: no feature types given"),
     (["--paper-table", "--ablation-table"], "two kinds of table: give one"),
+    (["--backend", "dask", "--scheduler", "not a url"], "cannot reach the Dask scheduler at not a url: missing port"),
 ])
 def test_flags_that_would_mean_nothing_are_refused(cli, args, message):
     done = cli("run", *FAST, *args)

@@ -38,11 +38,20 @@ def grid_backend(backend: str = "local", scheduler: str | None = None):
         raise UsageError(f"the dask backend needs Dask: {install_command('dask')}") from None
     try:
         client = Client(scheduler, timeout=30)
-    except OSError as exc:
-        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    except (OSError, ValueError, TypeError) as exc:  # ValueError: an address that is not one ("missing port")
+        raise UsageError(f"cannot reach the Dask scheduler at {scheduler}: {exc} (an address looks like "
+                         "tcp://host:8786)") from None
     try:
         with joblib.parallel_config(backend="dask"):
             yield client
+    except Exception as exc:
+        # The scheduler or its workers lost mid-grid: the grid cannot finish; say so in one line.
+        from dask.distributed import CancelledError, TimeoutError as DaskTimeout
+        if isinstance(exc, (CancelledError, DaskTimeout)) or type(exc).__name__ in ("FutureCancelledError",
+                                                                                     "CommClosedError"):
+            raise UsageError(f"the Dask cluster at {scheduler} went away during the grid ({type(exc).__name__}: "
+                             f"{str(exc)[:200]}); nothing was written: start it again and rerun") from None
+        raise
     finally:
         client.close()
 
