@@ -314,6 +314,19 @@ def test_a_local_path_or_file_url_is_a_mirror(tmp_path, capsys):
     assert leftovers(data) == []
 
 
+def test_a_fifo_is_refused_at_once_not_waited_on(tmp_path, capsys):
+    # Opening a FIFO waits for a writer: the deadline never gets a chance to act.
+    fifo = tmp_path / "SICK.zip"
+    os.mkfifo(fifo)
+    data = tmp_path / "data"
+    for given in (str(fifo), fifo.as_uri()):
+        started = time.monotonic()
+        assert download_main(["sick", "--data-dir", str(data), "--url", given, "--deadline", "5", "--quiet"]) == 2
+        assert time.monotonic() - started < 5
+        assert "not a regular file (a directory, a FIFO or a device)" in capsys.readouterr().err
+    assert leftovers(data) == []
+
+
 # ------------------------------------------------------------------ 5. links and escapes
 
 

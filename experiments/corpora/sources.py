@@ -152,13 +152,24 @@ register(Source("pascal-rte", "https://raw.githubusercontent.com/nltk/nltk_data/
 
 
 def as_url(location: str) -> str:
-    """`location` as a URL: URLs pass through, a local path becomes a file:// URL."""
-    if urllib.parse.urlsplit(location).scheme.lower() in _LOCAL_SCHEMES:
+    """`location` as a URL: URLs pass through, a local path becomes a file:// URL. A local file must
+    be a regular file: opening a FIFO would wait for a writer, past any deadline."""
+    parts = urllib.parse.urlsplit(location)
+    if parts.scheme.lower() == "file":
+        _regular_file(Path(urllib.request.url2pathname(parts.path)), location)
+        return location
+    if parts.scheme.lower() in _LOCAL_SCHEMES:
         return location
     path = Path(location).expanduser()
-    if not path.is_file():
-        raise DownloadError(f"{location}: no such file")
+    _regular_file(path, location)
     return path.resolve().as_uri()
+
+
+def _regular_file(path: Path, location: str) -> None:
+    if not path.exists():
+        raise DownloadError(f"{location}: no such file")
+    if not path.is_file():
+        raise DownloadError(f"{location}: not a regular file (a directory, a FIFO or a device), so nothing to copy")
 
 
 def fetch(url: str, dest: Path, progress: bool = True, max_size: int | None = None,
