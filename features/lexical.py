@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .keymap import factorize
-from .wordnet_data import load_wordnet
+from .wordnet_data import WordNetMissingError, load_wordnet, search_path
 
 RELATIONS = ("same", "synonym", "hypernym", "hyponym", "antonym", "cohyponym", "unrelated")
 STRENGTH = {relation: len(RELATIONS) - 1 - i for i, relation in enumerate(RELATIONS)}  # unrelated 0 .. same 6
@@ -273,23 +273,33 @@ class WordNetRelations:
         found = self._senses.get((lemma, pos))
         if found is None:
             wn = self.reader
-            synsets = wn.synsets(lemma, pos) if lemma.strip() else []
-            if self.senses == "first":
-                synsets = synsets[:1]
-            depth = max(self.max_depth or 1_000, self.cohyponym_depth, self.substitution_depth)
-            up: dict = {}
-            level = set(synsets)
-            for steps in range(1, depth + 1):
-                level = {parent for s in level for parent in s.hypernyms() + s.instance_hypernyms()} - up.keys()
-                if not level:
-                    break
-                up.update(dict.fromkeys(level, steps))
-            # The lemma's own senses: its name, or the base form NLTK's morphy finds for it.
-            forms = {lemma, wn.morphy(lemma, pos) if synsets else None}
-            antonyms = frozenset(a.name().lower() for s in synsets for own in s.lemmas()
-                                 if own.name().lower() in forms for a in own.antonyms())
-            found = self._senses[(lemma, pos)] = _LemmaSenses(frozenset(synsets), up, antonyms)
+            try:
+                found = self._senses[(lemma, pos)] = self._senses_from(wn, lemma, pos)
+            except WordNetMissingError:
+                raise
+            except Exception as exc:  # a damaged copy loads, then fails inside NLTK where a lookup meets the damage
+                raise WordNetMissingError(search_path(self.data_dir), f"looking up {lemma!r} ({pos}) fails inside "
+                                          f"NLTK ({type(exc).__name__}: {exc}): the copy is damaged") from None
         return found
+
+    def _senses_from(self, wn, lemma: str, pos: str) -> _LemmaSenses:
+        """A lemma's senses, the synsets above them (by steps) and its antonyms."""
+        synsets = wn.synsets(lemma, pos) if lemma.strip() else []
+        if self.senses == "first":
+            synsets = synsets[:1]
+        depth = max(self.max_depth or 1_000, self.cohyponym_depth, self.substitution_depth)
+        up: dict = {}
+        level = set(synsets)
+        for steps in range(1, depth + 1):
+            level = {parent for s in level for parent in s.hypernyms() + s.instance_hypernyms()} - up.keys()
+            if not level:
+                break
+            up.update(dict.fromkeys(level, steps))
+        # The lemma's own senses: its name, or the base form NLTK's morphy finds for it.
+        forms = {lemma, wn.morphy(lemma, pos) if synsets else None}
+        antonyms = frozenset(a.name().lower() for s in synsets for own in s.lemmas()
+                             if own.name().lower() in forms for a in own.antonyms())
+        return _LemmaSenses(frozenset(synsets), up, antonyms)
 
 
 def _steps_to(up: dict, targets: frozenset) -> float:

@@ -335,3 +335,40 @@ def test_a_copy_with_a_broken_pointer_fails_verification(debian, tmp_path):
     with pytest.raises(WordNetSetupError, match="dog.n.01 points to n 99999999, which is not a synset"):
         install_wordnet(target, source="system", system_dir=debian, expect_synsets=TINY)
     assert list(target.iterdir()) == []
+
+
+@pytest.mark.parametrize("damage", ["empty lexnames", "truncated data.noun"])
+def test_damage_met_at_lookup_is_the_missing_wordnet_message(tmp_path, damage):
+    # These copies load (NLTK reads the files lazily), then a lookup meets the damage: once an
+    # IndexError or AttributeError deep inside NLTK, now WordNet's own message.
+    from features.lexical import WordNetRelations
+    root = tmp_path / "damaged"
+    folder = write_tiny_wordnet_files(root / "corpora" / "wordnet")
+    if damage == "empty lexnames":
+        (folder / "lexnames").write_text("", encoding="ascii")
+    else:
+        data = folder / "data.noun"
+        data.write_bytes(data.read_bytes()[:-200])
+    relations = WordNetRelations(data_dir=root)
+    with pytest.raises(WordNetMissingError, match=r"(?s)could not be loaded: looking up 'dog' \(n\) fails inside "
+                                                  r"NLTK .*the copy is damaged.*--force"):
+        relations.relation("dog", "cat", "n")
+
+
+@pytest.mark.parametrize("part, message", [
+    ("noun.exc", "noun.exc gives None where WordNet 3.0 gives 'goose'"),
+    ("index.sense", "index.sense gives \"WordNetError: No synset found for key 'dog%1:05:00::'\""),
+    ("lexnames", "gives 'IndexError: list index out of range' where WordNet 3.0 gives"),  # the first lookup fails
+])
+def test_a_real_copy_with_an_emptied_file_fails_verification(real_wordnet, tmp_path, part, message):
+    # Emptied, each of these files still loads, and relations change silently ("geese" -> "bird").
+    import shutil
+
+    from experiments.corpora.wordnet_setup import _check_known_answers
+    from features.wordnet_data import locate_wordnet
+    copy = tmp_path / "nd"
+    shutil.copytree(locate_wordnet() / "corpora" / "wordnet", copy / "corpora" / "wordnet")
+    (copy / "corpora" / "wordnet" / part).write_text("", encoding="ascii")
+    reader = load_wordnet(copy, cache=False)
+    with pytest.raises(WordNetSetupError, match=re.escape(message)):
+        _check_known_answers(reader, copy)

@@ -234,6 +234,8 @@ def _verify(data_dir: Path, expect: int) -> int:
                                             "data files")
                 synsets.append(synset)
             _check_pointers(synsets, where)
+            if count == expect == WORDNET_30_SYNSETS:  # another count is reported below, as such
+                _check_known_answers(reader, where)
         except WordNetMissingError as exc:
             raise WordNetSetupError(str(exc.problem or exc)) from None
         except WordNetSetupError:
@@ -244,6 +246,34 @@ def _verify(data_dir: Path, expect: int) -> int:
         raise WordNetSetupError(f"{where}: NLTK loads {count:,} synsets, but WordNet 3.0 has {expect:,}: another "
                                 "version or a damaged copy")
     return count
+
+
+# Lookups whose answers WordNet 3.0 fixes, one per file the features read beyond the data files:
+# an emptied or truncated file loads, then changes relations silently ("geese" -> "bird" from
+# hypernym to unrelated with an empty noun.exc).
+KNOWN_ANSWERS = (
+    ("noun.exc", lambda wn: wn.morphy("geese", "n"), "goose"),
+    ("verb.exc", lambda wn: wn.morphy("went", "v"), "go"),
+    ("index.sense", lambda wn: wn.lemma_from_key("dog%1:05:00::").synset().name(), "dog.n.01"),
+    ("lexnames", lambda wn: wn.synset("dog.n.01").lexname(), "noun.animal"),
+    ("the relations the features read", lambda wn: _relation(wn, "geese", "bird"), "hypernym"),
+)
+
+
+def _relation(reader, premise: str, hypothesis: str) -> str:
+    from features.lexical import WordNetRelations
+    return WordNetRelations(reader).relation(premise, hypothesis, "n")
+
+
+def _check_known_answers(reader, where: Path) -> None:
+    for part, lookup, answer in KNOWN_ANSWERS:
+        try:
+            found = lookup(reader)
+        except Exception as exc:  # NLTK's errors on a damaged file
+            found = f"{type(exc).__name__}: {exc}"
+        if found != answer:
+            raise WordNetSetupError(f"{where}: {part} gives {found!r} where WordNet 3.0 gives {answer!r}: a damaged "
+                                    "or other copy")
 
 
 def _check_pointers(synsets: list, where: Path) -> None:
