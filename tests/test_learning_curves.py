@@ -166,3 +166,20 @@ def test_damaged_files_in_the_output_directory_end_in_one_line(cli, curve_dir, t
     (out / name).write_bytes(content)
     done = run_curve(cli, out)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_record_and_plot_say_how_settings_were_chosen(curve_dir):
+    from experiments.outputs.plots import how_chosen
+    record = json.loads((curve_dir / "curve.json").read_text())
+    # --tune-on dev: every point chose C on dev.
+    assert record["chosen_by"] == {c: {"10": "dev", "200": "dev", "4000": "dev"} for c in ("lexicalized",
+                                                                                            "unlexicalized")}
+    assert how_chosen(record) == "settings chosen on dev"
+    # --tune-on auto (the default) on demo: CV on the sample where it is larger than dev's 1,000 pairs.
+    from experiments.engine.curve import tuning_judges
+    from experiments.engine.rows import plan_rows
+    from experiments.engine.config import RunConfig
+    config = RunConfig("curve", dataset="demo", configs="lexicalized")
+    auto = {**record, "chosen_by": tuning_judges(plan_rows(config, config.corpus()), [10, 200, 4000], "auto", 1000)}
+    assert auto["chosen_by"] == {"lexicalized": {"10": "dev", "200": "dev", "4000": "cv"}}
+    assert how_chosen(auto) == "settings by 5-fold CV on the sample at 4,000 pairs, else on dev"

@@ -29,6 +29,7 @@ from .errors import UsageError
 from .experiment import default_log, majority_reference, prepare, progress, run_row
 from .parallel import grid_backend, n_jobs, shared
 from .rows import Row, plan_rows
+from .selection import judge
 from .splits import labels_of
 
 CSV_FIELDS = ("config", "size", "requested_size", "seed", "train_accuracy", "eval_accuracy", "fit_seconds", "chosen")
@@ -161,8 +162,18 @@ def learning_curve(config: RunConfig, out: Path | str | None = None, *, overwrit
               "notes": notes, "curve": table, "reference": reference, "points_computed": len(unique),
               "points_reused": len(points) - len(todo), "featurize_seconds": prepared.timings.get("featurize", 0.0),
               "total_seconds": time.perf_counter() - started, "sampling": SAMPLING, "config": config.to_dict(),
-              "versions": versions(), "signature": signature}
+              "versions": versions(), "signature": signature,
+              "chosen_by": tuning_judges(rows, [size for _, size in sizes], config.tune_on,
+                                         None if data.selection is None else len(data.selection))}
     return CurveOutcome(chosen, table, rows, record, notes)
+
+
+def tuning_judges(rows, sizes: list[int], tune_on: str, n_selection: int | None) -> dict:
+    """Per config and size, what chose its settings: "dev" or "cv" (k-fold CV on the training
+    sample), as `selection.judge` decides for a sample of that size; models without settings to
+    choose are left out. What plots and the lab say about how C was chosen."""
+    return {row.name: {str(size): judge(row.spec, tune_on, size, n_selection) for size in sizes}
+            for row in rows if row.spec.tuning is not None}
 
 
 def _resume(out: Path, signature: dict, overwrite: bool, log) -> dict:

@@ -96,10 +96,28 @@ def plot_curve_record(record: dict, out_dir: Path, reference: str | None = None)
     seeds = record["seeds"]
     title = (f"Learning curve on {record['dataset']} ({record['train_pairs']:,} training pairs; "
              f"{record['eval_split']} split)")
-    subtitle = f"mean \u00b1 std over {seeds} random samples per size; settings chosen on {record['eval_split']}"
+    subtitle = f"mean \u00b1 std over {seeds} samples per size; {how_chosen(record)}"
     return plot_curve(table, Path(out_dir), title=title, eval_name=record["eval_split"], n_classes=n_classes,
                       titles=record.get("titles"), reference=points, reference_label=label, subtitle=subtitle,
                       majority=majority)
+
+
+def how_chosen(record: dict) -> str:
+    """How the curve's settings (C) were chosen, in words, from the record's `chosen_by`."""
+    by_size: dict = {}
+    for sizes in record.get("chosen_by", {}).values():
+        for size, judge in sizes.items():
+            by_size.setdefault(judge, set()).add(int(size))
+    folds = record.get("config", {}).get("cv_folds", 5)
+    if not by_size:
+        return "no settings to choose"
+    if set(by_size) == {"dev"}:
+        return f"settings chosen on {record['eval_split']}"
+    if set(by_size) == {"cv"}:
+        return f"settings chosen by {folds}-fold CV on each training sample"
+    cv = sorted(by_size["cv"])
+    return (f"settings by {folds}-fold CV on the sample at {', '.join(f'{size:,}' for size in cv)} pairs, "
+            f"else on {record['eval_split']}")
 
 
 def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_classes: int,
