@@ -306,3 +306,50 @@ def test_table_out_writes_any_corpus_test_split(cli, tmp_path, monkeypatch):
     lines = Path("out/custom-test.tsv").read_text().splitlines()
     assert lines[0] == "id\tpredicted" and [line.split("\t")[0] for line in lines[1:]] == [f"q{i}" for i in range(7)]
     assert {line.split("\t")[1] for line in lines[1:]} <= {"yes", "no"}
+
+
+# ------------------------------------------------------------------ bundles of several runs
+
+
+def glue_file(path, n, label="entailment", header="index\tprediction"):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(header + "\n" + "".join(f"{i}\t{label}\n" for i in range(n)))
+    return path
+
+
+def test_a_bundle_gathers_the_files_of_several_runs(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("NLI_DATA_DIR", str(tmp_path / "no-data"))  # test sets absent: ids checked for order
+    glue_file(tmp_path / "rte-run" / "RTE.tsv", 3000, "not_entailment")
+    glue_file(tmp_path / "mnli-run" / "AX.tsv", 1104, "neutral")
+    glue_file(tmp_path / "other" / "CoLA.tsv", 5, "1")  # a task this suite does not predict: layout only
+    done = cli("bundle", "glue", tmp_path / "rte-run", tmp_path / "mnli-run" / "AX.tsv", tmp_path / "other",
+               "--out", tmp_path / "glue.zip")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == (f"wrote {tmp_path / 'glue.zip'}: RTE.tsv (3000 rows), AX.tsv (1104 rows), "
+                                            "CoLA.tsv (5 rows)")
+    assert "CoLA.tsv: layout checked only" in done.stdout
+    with zipfile.ZipFile(tmp_path / "glue.zip") as archive:
+        assert archive.namelist() == ["RTE.tsv", "AX.tsv", "CoLA.tsv"]
+        assert archive.read("RTE.tsv") == (tmp_path / "rte-run" / "RTE.tsv").read_bytes()
+
+
+@pytest.mark.parametrize("name, rows, label, message", [
+    ("RTE.tsv", 2999, "entailment", "2999 rows; the official RTE test set has 3000"),
+    ("RTE.tsv", 3000, "neutral", "labels \\['neutral'\\] are not in \\['entailment', 'not_entailment'\\]"),
+    ("RTE-test.tsv", 3, "entailment", "not a GLUE task file; its files are CoLA.tsv, SST-2.tsv"),
+])
+def test_a_bundle_refuses_a_wrong_file_and_writes_nothing(cli, tmp_path, monkeypatch, name, rows, label, message):
+    monkeypatch.setenv("NLI_DATA_DIR", str(tmp_path / "no-data"))
+    path = glue_file(tmp_path / "run" / name, rows, label)
+    done = cli("bundle", "glue", path, "--out", tmp_path / "glue.zip")
+    assert done.returncode == 2 and re.search(message, done.stderr), done.stderr
+    assert not (tmp_path / "glue.zip").exists()
+
+
+def test_a_bundle_checks_ids_against_the_test_set_when_it_is_there(cli, data_dir, tmp_path):
+    path = glue_file(tmp_path / "run" / "RTE.tsv", 3000)
+    lines = path.read_text().splitlines(keepends=True)
+    lines[1], lines[2] = lines[2], lines[1]  # rows 0 and 1 swapped
+    path.write_text("".join(lines))
+    done = cli("bundle", "glue", path, "--out", tmp_path / "glue.zip", "--data-dir", data_dir)
+    assert done.returncode == 2 and "row 1 has index 1, the test set 0" in done.stderr, done.stderr

@@ -1,0 +1,53 @@
+"""Bundle the prediction files of several runs into the one zip a benchmark's server takes.
+
+    python experiments/run.py --dataset rte --predict test --glue-out sub/glue
+    python experiments/run.py --dataset mnli --predict test --glue-out sub/glue        # MNLI-m, MNLI-mm, AX
+    python experiments/bundle.py glue sub/glue --out glue-submission.zip
+
+    python experiments/run.py --dataset superglue-rte --predict test --superglue-out sub/sg   # RTE, AX-b, AX-g
+    python experiments/run.py --dataset cb --predict test --superglue-out sub/sg              # CB
+    python experiments/bundle.py superglue sub/sg --out superglue-submission.zip
+
+Each input is a prediction file or a directory (its files with an official name are taken).
+Every file is checked against its task before the zip is written: its layout, its labels, its
+row count, and, where the test set is in the data directory, its ids in the test set's order.
+Files of tasks this suite does not predict (CoLA.tsv, BoolQ.jsonl, ... from systems of yours)
+are checked for their layout only. A name no task of the benchmark has, or a task given twice,
+stops the bundle.
+"""
+from __future__ import annotations
+
+import argparse
+
+BENCHMARKS = ("glue", "superglue")
+
+
+def main(argv=None) -> int:
+    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("benchmark", choices=BENCHMARKS, help="whose server the zip is for")
+    parser.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="prediction files, or directories of them")
+    parser.add_argument("--out", required=True, metavar="FILE.zip", help="the zip to write")
+    parser.add_argument("--data-dir", metavar="DIR", help="where the test sets are (default: $NLI_DATA_DIR, else ./data)")
+    parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file (never an input)")
+    args = parser.parse_args(argv)
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+        from experiments.commandline.paths import OutputPlan
+        from experiments.engine.errors import UsageError
+        from experiments.outputs.bundles import make_bundle
+        if not args.out.endswith(".zip"):
+            raise UsageError(f"--out must end in .zip, not {args.out!r}")
+        plan = OutputPlan(overwrite=args.overwrite)
+        plan.file(args.out, "--out")
+        plan.check(args.inputs)
+        checked = make_bundle(args.benchmark, args.inputs, args.out, data_dir=args.data_dir)
+        for item in checked:
+            for note in item.notes:
+                print(f"note: {note}")
+        print(f"wrote {args.out}: " + ", ".join(f"{c.path.name} ({c.rows} rows)" for c in checked))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
