@@ -167,7 +167,7 @@ class StackedClassifier(ClassifierMixin, BaseEstimator):
 
 
 def _describe(model) -> dict:
-    return {"lr_C": model.C_, "lr_out_of_fold_accuracy": model.lr_scores_[model.C_],
+    return {"chosen_inside": {"C": model.C_}, "lr_C": model.C_, "lr_out_of_fold_accuracy": model.lr_scores_[model.C_],
             "dense_columns": int(model.dense_mask_.sum()), "trees": int(model.trees_.n_iter_)}
 
 

@@ -314,3 +314,18 @@ def test_a_missing_file_of_your_own_is_named_as_such(cli, tmp_path):
 def test_help_says_each_default_once(cli):
     done = cli("run", "--help")
     assert done.returncode == 0 and "(default: lr)" in done.stdout and "(default: lr) (default: lr)" not in done.stdout
+
+
+def test_a_table_on_a_yes_no_task_runs_the_rows_that_can_run(cli, tmp_path):
+    from experiments.corpora.demo import generate_demo
+    train = tmp_path / "yn.tsv"
+    train.write_text("premise\thypothesis\tlabel\n" + "".join(
+        f"{p.premise}\t{p.hypothesis}\t{'yes' if p.label == 'entailment' else 'no'}\n"
+        for p in generate_demo("train")[:150]))
+    done = cli("run", "--train-file", train, "--paper-table", "--quiet", "--C", "1", "--out", tmp_path / "r.json")
+    assert done.returncode == 0, done.stderr
+    rows = [row["name"] for row in json.loads((tmp_path / "r.json").read_text())["rows"]]
+    assert rows[:3] == ["lexicalized", "unigrams_only", "unlexicalized"] and "edit_distance" not in rows
+    assert ("note: row edit_distance left out: edit distance (2-class) is scored as entailment vs not_entailment, "
+            "but the labels are 'no', 'yes': map them, e.g. --label-map yes=entailment,no=not_entailment"
+            in done.stderr)

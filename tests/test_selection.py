@@ -49,6 +49,16 @@ def test_ties_keep_the_earlier_candidate():
     assert set(chosen.scores.values()) == {1.0} and chosen.chosen == {"C": 0.1}
 
 
+def test_a_choice_at_an_end_of_a_grid_that_cannot_grow_says_so():
+    # A user's model declares no extension: its C is not extended, but the report's "(edge)" shows.
+    X = np.eye(2)[[0, 1] * 6]
+    y = np.array(["a", "b"] * 6, dtype=object)
+    chosen = choose(LogisticClassifier(), {"C": (10.0, 1.0, 0.1)}, X, y, X, y)
+    assert chosen.chosen == {"C": 0.1} and chosen.at_edge == "lowest" and chosen.extended == []
+    middle = choose(LogisticClassifier(), {"C": (0.1,)}, X, y, X, y)
+    assert middle.at_edge is None  # a single given value is a fixed choice, not an end
+
+
 def test_too_small_to_cross_validate_keeps_the_defaults():
     X, y = np.eye(3), np.array(["a", "a", "b"], dtype=object)
     chosen = choose(LogisticClassifier(C=0.7), {"C": (0.1, 1.0)}, X, y)

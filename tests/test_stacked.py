@@ -103,3 +103,15 @@ def test_blend_mixes_trees_and_logistic_regression():
 @parametrize_with_checks([StackedClassifier(C=1.0, cv=2, max_iter=5)])
 def test_scikit_learn_estimator_checks(estimator, check):
     check(estimator)
+
+
+def test_the_report_shows_the_c_the_stacked_model_chose_inside():
+    from experiments.outputs.report import _chosen
+    from models.stacked import SPEC
+    model = StackedClassifier(C_grid=(0.1, 1.0), cv=2, max_iter=3)
+    X = np.random.default_rng(0).random((40, 4))
+    y = np.array(["a", "b"] * 20, dtype=object)
+    model.fit(X, y)
+    row = {"fitted": SPEC.describe(model)}
+    assert _chosen(row) == f"C={model.C_} (inner)"
+    assert _chosen({"selection": {"chosen": {"C": 0.3}, "at_edge": "highest"}, **row}) == "C=0.3 (edge)"

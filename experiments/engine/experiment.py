@@ -227,6 +227,28 @@ def unread_options(config: RunConfig, rows) -> list[str]:
     return notes
 
 
+def _runnable(rows: list[Row], data: Splits, notes: list, log) -> list[Row]:
+    """A table's rows that can run on these labels: a two-class row of a task whose labels are not
+    NLI labels (yes/no, 1/0) is left out with a note, and the others run (a single row still says
+    how to map the labels)."""
+    if len(rows) < 2:
+        return rows
+    kept = []
+    for row in rows:
+        try:
+            if row.two_class:
+                _check_two_class_labels(data.train, row.spec)
+        except UsageError as exc:
+            note = f"row {row.name} left out: {exc}"
+            notes.append(note)
+            log(f"note: {note}")
+            continue
+        kept.append(row)
+    if not kept:
+        raise UsageError(notes[-1].split(": ", 1)[1])
+    return kept
+
+
 def _check_two_class_labels(pairs, spec) -> None:
     """Two classes are entailment vs the rest of an NLI label set; other labels (yes/no, 1/0) must be
     mapped first, or every pair would silently become not_entailment."""
@@ -261,6 +283,7 @@ def run(config: RunConfig, log=None) -> Outcome:
     for note in notes:
         log(f"note: {note}")
     prepared = prepare(config, rows, log)
+    rows = _runnable(rows, prepared.data, notes, log)
     started = time.perf_counter()
     jobs = n_jobs(config.backend, config.jobs)
     with grid_backend(config.backend, config.scheduler):

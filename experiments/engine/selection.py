@@ -145,6 +145,10 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
             best_params, best = params, accuracy
         scored.sort(key=lambda item: item[0][name])
         at_edge = _edge(values, best_params[name])
+    elif len(grid) == 1 and len(grid[name]) > 1 and _numeric(grid[name]):
+        # A grid that may not grow (its spec declares no extension) still says when the choice
+        # sits at one of its ends: the best value may lie beyond it.
+        at_edge = _edge(sorted(grid[name]), best_params[name])
     return Selection(best_params, {candidate_label(c): float(a) for c, a in scored}, by, extended, at_edge)
 
 
@@ -289,6 +293,10 @@ def out_of_fold_predictions(estimator, X, y, folds) -> np.ndarray:
 def grid_candidates(grid: dict) -> list[dict]:
     """The candidates `choose` tries, in its order."""
     return list(ParameterGrid({name: _in_order(values) for name, values in grid.items()}))
+
+
+def _numeric(values) -> bool:
+    return all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
 
 
 def _in_order(values) -> list:

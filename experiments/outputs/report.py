@@ -9,9 +9,12 @@ def _pct(x) -> str:
 
 
 def _chosen(row: dict) -> str:
+    """The settings selection chose, or those the model chose inside its own fit (`chosen_inside`
+    of its facts: the stacked model's C, by out-of-fold accuracy)."""
     selection = row.get("selection", {})
-    text = ", ".join(f"{name}={value}" for name, value in selection.get("chosen", {}).items())
-    return text + (" (edge)" if selection.get("at_edge") else "")
+    inside = row.get("fitted", {}).get("chosen_inside", {})
+    text = ", ".join(f"{name}={value}" for name, value in (selection.get("chosen") or inside).items())
+    return text + (" (edge)" if selection.get("at_edge") else "") + (" (inner)" if inside and not selection else "")
 
 
 def _versus(row: dict, references: set) -> str:
