@@ -13,6 +13,7 @@ process, every distinct token tuple is parsed (or read) once (`parse_sentences`)
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import threading
@@ -86,13 +87,31 @@ def _as_parse(entry, n: int) -> Parse | None:
     return heads, np.array([LABEL_ID.get(label, LABEL_ID["dep"]) for label in entry[1]], dtype=np.uint8)
 
 
+# Whether a parse shows its progress bar where its caller does not say: parsing runs deep inside
+# the feature types that read parses, and only the command that featurizes knows whether the run
+# is quiet (`parse_progress`). Process-wide, as the feature types run in threads.
+_PROGRESS = {"shown": False}
+
+
+@contextlib.contextmanager
+def parse_progress(shown: bool):
+    """Within the block, parses of sentences not yet parsed show a progress bar on stderr."""
+    previous, _PROGRESS["shown"] = _PROGRESS["shown"], bool(shown)
+    try:
+        yield
+    finally:
+        _PROGRESS["shown"] = previous
+
+
 def parse_sentences(sentences: Sequence[Tokens], *, parser=None, cache_dir: Path | str | None = None,
-                    progress: bool = False, stats: dict | None = None) -> list[Parse]:
+                    progress: bool | None = None, stats: dict | None = None) -> list[Parse]:
     """The parse of every token tuple, from this process's memo, the disk cache or the parser.
 
     parser: anything with `name` and `parse(token tuples)` like SpacyParser (default one).
+    progress: a progress bar for the sentences the parser parses; None: as `parse_progress` says.
     stats: receives `sentences` (distinct), `memo`, `cached` and `parsed` counts.
     """
+    progress = _PROGRESS["shown"] if progress is None else progress
     distinct = list(dict.fromkeys(sentences))
     with _MEMO_LOCK:
         found = {s: _MEMO[s] for s in distinct if s in _MEMO}

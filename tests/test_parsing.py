@@ -82,3 +82,16 @@ def test_the_real_parser_finds_a_passive(tmp_path):
     names = [parsing.LABELS[i] for i in labels]
     assert names[1] == "nsubjpass" and names[3] == "ROOT" and names[4] == "agent" and heads[1] == 3
     assert np.all(heads[[0, 1, 2, 4]] != np.array([0, 1, 2, 4]))
+
+
+def test_a_parse_deep_inside_a_feature_type_shows_progress_when_the_run_does(tmp_path, capsys):
+    # The dependency parse of an SNLI-sized corpus takes minutes; it used to show nothing at all.
+    from features.parsing import parse_progress
+    parse_sentences([A], parser=CountingParser(), cache_dir=tmp_path)
+    assert "parsing" not in capsys.readouterr().err  # not asked: quiet, as before
+    with parse_progress(True):
+        parse_sentences([B], parser=CountingParser(), cache_dir=tmp_path)
+    assert "parsing" in capsys.readouterr().err
+    with parse_progress(False):
+        parse_sentences([("Quiet", "now")], parser=CountingParser(), cache_dir=tmp_path)
+    assert "parsing" not in capsys.readouterr().err

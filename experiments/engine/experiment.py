@@ -66,14 +66,16 @@ def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
     featurizer, matrices = None, {}
     matrix_types = [t for t in features.FEATURE_TYPES if any(t in r.feature_types for r in rows)]
     if matrix_types:
+        from features.parsing import parse_progress
         started = time.perf_counter()
         featurizer = PairFeaturizer(features=matrix_types, **config.featurizer)
-        matrices["train"] = featurizer.fit_transform(data.train)
-        if data.selection is not None:
-            matrices["selection"] = featurizer.transform(data.selection)
-        if data.evaluation is not None:
-            matrices["evaluation"] = (matrices["selection"] if data.evaluation is data.selection
-                                      else featurizer.transform(data.evaluation))
+        with parse_progress(config.progress):  # the dependency parse, where a type reads one, can take minutes
+            matrices["train"] = featurizer.fit_transform(data.train)
+            if data.selection is not None:
+                matrices["selection"] = featurizer.transform(data.selection)
+            if data.evaluation is not None:
+                matrices["evaluation"] = (matrices["selection"] if data.evaluation is data.selection
+                                          else featurizer.transform(data.evaluation))
         timings["featurize"] = time.perf_counter() - started
         timings["featurize_by_type"] = dict(featurizer.timings_)
         log(f"featurized {len(data.train)} training pairs into {featurizer.n_features_out_} columns "
