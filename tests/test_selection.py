@@ -72,7 +72,8 @@ def test_a_best_value_at_the_end_extends_the_grid(problem):
     X, y = problem
     X_train, y_train, X_dev, y_dev = X[:70], y[:70], X[70:], y[70:]
     plain = choose(LogisticClassifier(), {"C": (0.003, 0.01)}, X_train, y_train, X_dev, y_dev)
-    assert plain.chosen == {"C": 0.01} and plain.extended == [] and plain.at_edge is None  # no limits given
+    # No limits given: not extended, but the choice is at an end, and the report says "(edge)".
+    assert plain.chosen == {"C": 0.01} and plain.extended == [] and plain.at_edge == "highest"
     grown = choose(LogisticClassifier(), {"C": (0.003, 0.01)}, X_train, y_train, X_dev, y_dev,
                    extend={"C": (1e-5, 1000.0)})
     assert grown.extended == [0.03, 0.1]  # up the 1-3-10 ladder; 0.1 is no better, so it stops there
