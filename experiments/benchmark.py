@@ -6,6 +6,7 @@
     python experiments/benchmark.py --end-to-end --scaling 55000,550152 --C 0.03 --json results/scaling.json
     python experiments/benchmark.py --main-job --repeats 3 --json results/main-job.json   # run.py as a process
     python experiments/benchmark.py --curve --repeats 3 --json results/curve.json         # the SNLI learning curve
+    python experiments/benchmark.py --formats /tmp/formats --data-dir DIR   # jsonl vs parquet vs Arrow reading
 
 Featurization is measured `--repeats` times and the median is reported (the machine is shared
 and noisy); the straightforward per-pair dict + DictVectorizer build and scikit-learn's
@@ -61,6 +62,10 @@ def main(argv=None) -> int:
     parser.add_argument("--curve", action="store_true",
                         help="time the README's SNLI-scale learning curve as a process, --repeats times, on the "
                              "generated corpus (or on --data-dir)")
+    parser.add_argument("--formats", metavar="DIR",
+                        help="time reading SNLI-sized pairs as a file of your own, from jsonl and from parquet and "
+                             "Arrow copies written into DIR, --repeats times: --data-dir's snli_1.0_train.jsonl, "
+                             "else the generated corpus (written into DIR)")
     parser.add_argument("--write-snli", metavar="DIR",
                         help="only write the generated corpus (train: --pairs, dev: 10,000) as SNLI jsonl into DIR")
     parser.add_argument("--tag-sentences", type=int, default=20_000)
@@ -87,7 +92,13 @@ def main(argv=None) -> int:
         write_snli_jsonl(pairs[args.pairs:], out / "snli_1.0_dev.jsonl")
         print(f"wrote {args.pairs} train and 10000 dev pairs to {out}")
         return 0
-    if args.main_job or args.curve:
+    if args.formats:
+        from experiments.measure.formats import bench_formats
+        jsonl = Path(args.data_dir or args.formats) / "snli_1.0_train.jsonl"
+        if not args.data_dir:
+            write_snli_jsonl(generate_pairs(args.pairs, seed=args.seed), Path(args.formats) / jsonl.name)
+        record.update(bench_formats(jsonl, Path(args.formats), args.repeats))
+    elif args.main_job or args.curve:
         record.update(bench_commands("main_job" if args.main_job else "curve", args.data_dir, args.pairs, args.seed,
                                      args.repeats))
     elif args.tagging:

@@ -3,7 +3,8 @@
     python experiments/run.py --dataset sick --save-model sick.model
     python experiments/predict.py --model sick.model --input pairs.tsv --out predictions.tsv [--proba]
 
-The input is a .tsv, .csv or .jsonl with premise and hypothesis columns: those the model was
+The input is a .tsv, .csv, .jsonl, .parquet or .arrow file, or a Hugging Face dataset (hf:NAME[:CONFIG]:
+its test split, or the split --test-split names), with premise and hypothesis columns: those the model was
 trained with (a saved model remembers its columns and label map), found by name, or named with
 --premise-column/--hypothesis-column. A label column, if present, is copied to the output and
 scored. The output format follows the --out suffix (.tsv/.csv/.jsonl): id, premise, hypothesis,
@@ -45,6 +46,7 @@ def _predict(args, given: dict, output) -> int:
     import numpy as np
 
     from experiments.commandline.paths import OutputPlan
+    from experiments.corpora.hub import hub_corpus, is_hub_dataset
     from experiments.corpora.readers.custom import has_column, read_custom
     from experiments.engine.config import RunConfig
     from experiments.engine.errors import UsageError
@@ -63,18 +65,30 @@ def _predict(args, given: dict, output) -> int:
         raise UsageError(f"--out must end in .tsv, .csv or .jsonl, not {out.name!r}")
     plan = OutputPlan(overwrite=output(args, "overwrite"))
     plan.file(out, "--out")
-    plan.check([input_path, model_path])
+    hub = is_hub_dataset(input_path)  # a Hugging Face dataset, not a file
+    plan.check([model_path] if hub else [input_path, model_path])
     predictor = load_predictor(model_path)
     path = Path(input_path)
-    if not path.is_file():
-        raise UsageError(f"{path}: no such input file")
+    if hub:
+        split = _hub_split(input_path, given.get("test_split"))
+        input_name = f"{input_path}[{split}]"
+        dataset = hub_corpus(input_path, splits={"test": split}, needed=())
+        has = lambda name: dataset.has_column(name, "test")  # noqa: E731
+    else:
+        if "test_split" in given:
+            raise UsageError("--test-split names the split of a Hugging Face dataset (--input hf:NAME) to label; "
+                             f"{path.name} is a file")
+        if not path.is_file():
+            raise UsageError(f"{path}: no such input file")
+        input_name = path.name
+        has = lambda name: has_column(path, name)  # noqa: E731
     proba_wanted = output(args, "proba")
     if proba_wanted and not hasattr(predictor.model, "predict_proba"):
         raise UsageError(f"a {predictor.model_name} model has no probabilities; drop --proba")
     # The columns and label map the model was trained with (columns the input has), unless the
     # command line says otherwise.
     trained = predictor.info.get("input", {})
-    kept = {k: v for k, v in trained.items() if k == "label_map" or (isinstance(v, str) and has_column(path, v))}
+    kept = {k: v for k, v in trained.items() if k == "label_map" or (isinstance(v, str) and has(v))}
     # One note for the text columns the input lacks (missing label and id columns only mean unlabeled,
     # unnumbered input).
     lacking = [name for name in sorted(set(trained) - set(kept) - set(given)) if name not in ("label_column",
@@ -82,10 +96,15 @@ def _predict(args, given: dict, output) -> int:
     if lacking:
         named = ", ".join(f"{name.replace('_column', '')} {trained[name]!r}" for name in lacking)
         print(f"note: the model was trained with the column{'s' if len(lacking) > 1 else ''} {named}, which "
-              f"{path.name} lacks; finding {'them' if len(lacking) > 1 else 'it'} by name instead", file=sys.stderr)
+              f"{input_name} lacks; finding {'them' if len(lacking) > 1 else 'it'} by name instead", file=sys.stderr)
     config = RunConfig("predict", **{**kept, **given})
-    data = read_custom(path, "input", "predict", config.on_bad_row, premise=config.premise_column,
-                       hypothesis=config.hypothesis_column, label=config.label_column, id_column=config.id_column)
+    columns = dict(premise=config.premise_column, hypothesis=config.hypothesis_column, label=config.label_column,
+                   id_column=config.id_column)
+    if hub:
+        dataset = hub_corpus(input_path, **columns, splits={"test": split}, needed=())
+        data = dataset.load("test", None, config.on_bad_row)
+    else:
+        data = read_custom(path, "input", "predict", config.on_bad_row, **columns)
     for note in data.notes:
         print(f"note: {note}", file=sys.stderr)
     if data.skipped:
@@ -95,7 +114,7 @@ def _predict(args, given: dict, output) -> int:
         mapped = [p if p.label is None else p.with_label(config.label_map.get(p.label, p.label)) for p in pairs]
         if "label_map" not in given and any(a.label != b.label for a, b in zip(pairs, mapped)):
             shown = ",".join(f"{k}={v}" for k, v in config.label_map.items())
-            print(f"note: the gold column shows {path.name}'s labels mapped by the model's label map ({shown}), "
+            print(f"note: the gold column shows {input_name}'s labels mapped by the model's label map ({shown}), "
                   "as they were in training", file=sys.stderr)
         pairs = mapped
     pairs = annotate(pairs, jobs=config.jobs, lemmas=predictor.needs_lemmas, progress=config.progress)
@@ -110,6 +129,17 @@ def _predict(args, given: dict, output) -> int:
         message += f"; accuracy against the input's labels: {100 * np.mean(np.array(gold) == np.array(predictions)):.1f}%"
     print(message)
     return 0
+
+
+def _hub_split(dataset: str, given: str | None) -> str:
+    """The split of a Hugging Face dataset that predict.py labels: --test-split, else its test split
+    found by name (`corpora.hub`); a dataset without one is a UsageError listing its splits."""
+    from experiments.corpora.hub import hub_corpus
+    from experiments.engine.errors import UsageError
+    corpus = hub_corpus(dataset, splits={"test": given}, needed=("test",))
+    if corpus.test_split is None:
+        raise UsageError(f"{dataset}: which split to label? it has {', '.join(corpus.parts)}; choose with --test-split")
+    return "+".join(corpus.parts["test"])
 
 
 if __name__ == "__main__":

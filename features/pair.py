@@ -1,7 +1,9 @@
 """The one record every reader produces and every feature type consumes."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections import deque
+from dataclasses import MISSING, dataclass, field, fields, replace
+from itertools import repeat
 from typing import Any, Mapping, Sequence
 
 # The pairwise feature types (cross_unigrams, cross_bigrams, wordnet) visit every premise token
@@ -110,6 +112,33 @@ def pairs_from(data, *, premise: str = "premise", hypothesis: str = "hypothesis"
             raise ValueError(f"row {pair_id!r}: premise and hypothesis must be strings, got "
                              f"{type(p).__name__} and {type(h).__name__}")
         pairs.append(Pair(str(pair_id), p, h, None if gold is None else str(gold)))
+    return pairs
+
+
+def pairs_from_columns(ids: Sequence[str], premises: Sequence[str], hypotheses: Sequence[str],
+                       labels: Sequence[str | None]) -> list[Pair]:
+    """`[Pair(i, p, h, label) for ...]` over four equally long columns, built a field at a time.
+
+    Each field is written by one pass in C (`map` over the slot's setter, as the generated
+    `__init__` writes it) instead of one Python `__init__` call per pair: about twice as fast for
+    SNLI's 550,152 pairs, which is most of the time a parquet file takes to read
+    (`experiments.corpora.readers.arrow`). Fields not given get their defaults, `meta` a dict of
+    its own per pair; the pairs are equal to those `Pair(...)` builds.
+    """
+    n = len(ids)
+    if not len(premises) == len(hypotheses) == len(labels) == n:
+        raise ValueError(f"columns of different lengths: {n} ids, {len(premises)} premises, {len(hypotheses)} "
+                         f"hypotheses, {len(labels)} labels")
+    pairs = list(map(object.__new__, repeat(Pair, n)))
+    given = {"id": ids, "premise": premises, "hypothesis": hypotheses, "label": labels}
+    for spec in fields(Pair):
+        if spec.name in given:
+            values = given[spec.name]
+        elif spec.default_factory is not MISSING:
+            values = [spec.default_factory() for _ in range(n)]
+        else:
+            values = repeat(spec.default, n)
+        deque(map(getattr(Pair, spec.name).__set__, pairs, values), maxlen=0)
     return pairs
 
 

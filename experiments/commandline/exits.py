@@ -18,6 +18,7 @@ USER_ERRORS = (
     ("features.wordnet_data", "WordNetMissingError"), ("experiments.outputs.records", "RecordError"),
     ("features.custom", "CustomFeatureError"), ("experiments.outputs.formats", "PredictionFileError"),
     ("features.commands", "MissingDependencyError"), ("features.pair", "PairTooLongError"),
+    ("experiments.corpora.hub", "HubError"),
 )
 
 

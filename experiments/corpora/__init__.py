@@ -7,7 +7,8 @@ from features.lazy import lazy_exports
 _WHERE = {
     "DataFormatError": "readers.common", "SplitData": "readers.common", "load_pairs": "readers.custom",
     "CORPORA": "registry", "Corpus": "registry", "CorpusNotFoundError": "registry", "custom_corpus": "registry",
-    "get_corpus": "registry", "register": "registry", "resolve_data_dir": "registry",
+    "get_corpus": "registry", "register": "registry", "resolve_data_dir": "registry", "HubCopy": "registry",
+    "HubCorpus": "hub", "HubError": "hub", "hub_corpus": "hub",
 }
 
 __getattr__, __dir__ = lazy_exports(__name__, _WHERE)

@@ -12,6 +12,7 @@ from features.labels import two_class
 from features.pair import describe_too_long, too_long
 
 from ..corpora import Corpus, resolve_data_dir
+from ..corpora.hub import is_hub_dataset
 from .config import RunConfig
 from .errors import UsageError
 from ..outputs.records import sha256_file
@@ -48,7 +49,8 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
     loaded, files, counts = {}, {}, {}
     if "train" not in corpus.splits:
         raise UsageError(f"{corpus.name} has no training split to learn from (splits: {', '.join(corpus.splits)})"
-                         + ("; give --train-file" if corpus.name == "custom" else ""))
+                         + ("; give --train-file" if corpus.name == "custom" else
+                            "; name one with --train-split" if is_hub_dataset(corpus.name) else ""))
 
     def load(split):
         if split not in loaded:
@@ -60,6 +62,8 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
             loaded[split] = data
             files[split] = [{"path": str(p), "sha256": sha256_file(p)} for p in data.paths]
             counts[split] = {"rows": data.rows, "pairs": len(data.pairs), "skipped": dict(data.skipped)}
+            if data.source:  # a Hugging Face dataset: its name, config, revision or fingerprint, its split
+                counts[split]["source"] = dict(data.source)
             if data.notes:
                 counts[split]["notes"] = list(data.notes)
         return loaded[split]

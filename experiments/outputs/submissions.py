@@ -181,7 +181,7 @@ def submission_tasks(corpus: Corpus, benchmark: str, with_ax: bool = False) -> l
     if fmt.every_corpus:
         if corpus.test_split is None or corpus.test_split not in corpus.splits:
             raise SubmissionError(f"{corpus.name} has no test split to predict")
-        return [SubmissionTask(f"{corpus.name}-{corpus.test_split}", benchmark, corpus.name, corpus.test_split, None)]
+        return [SubmissionTask(f"{corpus.stem}-{corpus.test_split}", benchmark, corpus.name, corpus.test_split, None)]
     names = list(BY_CORPUS.get((benchmark, corpus.name), []))
     asked = with_ax and benchmark == WITH_AX[0]
     if asked and WITH_AX[1] not in names:
@@ -203,13 +203,16 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
     scores: receives, per diagnostic written, its scores when its labeled copy is present.
     """
     from features.annotation import annotate
+
+    from ..corpora.hub import HubError
     written = []
     for benchmark, out_dir in out_dirs.items():
         for task in submission_tasks(corpus, benchmark, with_ax):
-            task_corpus = corpus if task.corpus == corpus.name else get_corpus(task.corpus)
             try:
+                # A diagnostic rides along from where the main corpus was read: its files, or the hub.
+                task_corpus = corpus if task.corpus == corpus.name else corpus.sibling(task.corpus)
                 pairs = task_corpus.load(task.split, data_dir, on_bad_row).pairs
-            except CorpusNotFoundError as exc:
+            except (CorpusNotFoundError, HubError) as exc:
                 if task.diagnostic:
                     log(f"skipping {task.filename}: {str(exc).splitlines()[0]}")
                     continue

@@ -33,6 +33,14 @@ _BLOCK_BYTES = 1 << 23  # files are read and decoded 8 MiB at a time
 _DEEP = 900  # brackets in a JSON line from which json.loads, not orjson, decides (recursion limit ~1000)
 
 
+# Column names of common pair files and datasets, tried in order when the premise and hypothesis
+# columns are not given (custom files, parquet and arrow files, Hugging Face datasets).
+KNOWN_COLUMNS = (("premise", "hypothesis"), ("sentence1", "sentence2"), ("sentence_A", "sentence_B"),
+                 ("text", "hypothesis"), ("text_a", "text_b"), ("question", "sentence"), ("context", "hypothesis"))
+# Id columns, tried in order when none is named (else ids are line or row numbers).
+KNOWN_IDS = ("id", "idx", "pairID", "pair_id", "uid")
+
+
 class DataFormatError(ValueError):
     """A malformed row or file; the message names file, line and reason."""
 
@@ -55,6 +63,9 @@ class SplitData:
     columns: list[str] = field(default_factory=list)  # the file's columns, where it has a header
     fields: dict = field(default_factory=dict)  # the columns read: premise, hypothesis, label, id
     notes: list[str] = field(default_factory=list)  # what the reader decided and the user should know
+    # Where a split without files of its own came from (a Hugging Face dataset: its name, config,
+    # revision or fingerprint, the dataset's split), for the run record.
+    source: dict = field(default_factory=dict)
 
     @property
     def labeled(self) -> bool:
@@ -352,3 +363,36 @@ def map_label(raw: str, mapping: dict[str, str], number: int, bad: BadRows) -> s
     if label is None:
         bad.bad(number, f"unknown label {raw!r}; expected one of {', '.join(sorted(mapping))}", "unknown label")
     return label
+
+
+def find_columns(path: Path | str, line: int | None, has, columns: list[str], premise: str | None,
+                 hypothesis: str | None, id_column: str | None,
+                 shown: str | None = None) -> tuple[str, str, str | None, list[str]]:
+    """(premise, hypothesis, id column, notes): the columns given, or found among `KNOWN_COLUMNS`
+    and `KNOWN_IDS` by `has(name)`, with a note naming each column found that way.
+
+    path, line: where a missing column is reported; columns: the columns there are (for messages;
+    [] when unknown); shown: what the notes call the data (default: the file's name). A named id
+    column the data lacks is an error; no id column found is None.
+    """
+    name = shown or Path(path).name or str(path)
+    notes = []
+    if premise is None or hypothesis is None:
+        found = next(((p, h) for p, h in KNOWN_COLUMNS
+                      if (premise in (None, p)) and (hypothesis in (None, h)) and has(p) and has(h)), None)
+        if found is None:
+            raise DataFormatError(path, line, f"no premise and hypothesis columns found among "
+                                              f"{', '.join(columns) or '-'} (looked for "
+                                              f"{', '.join('/'.join(c) for c in KNOWN_COLUMNS)}); name them with "
+                                              "--premise-column and --hypothesis-column")
+        premise, hypothesis = found
+        notes.append(f"{name}: premise column {premise!r}, hypothesis column {hypothesis!r} (detected)")
+    if premise == hypothesis:
+        raise DataFormatError(path, line, f"the premise and the hypothesis are both column {premise!r}")
+    if id_column is None:
+        id_column = next((candidate for candidate in KNOWN_IDS if has(candidate)), None)
+        if id_column is not None:
+            notes.append(f"{name}: ids from column {id_column!r} (detected)")
+    elif columns and not has(id_column):
+        raise DataFormatError(path, line, f"no id column {id_column!r}; the columns are {', '.join(columns)}")
+    return premise, hypothesis, id_column, notes

@@ -1,4 +1,5 @@
-"""Any sentence-pair task in TSV, CSV or JSONL with named premise/hypothesis/label columns."""
+"""Any sentence-pair task in TSV, CSV, JSONL, parquet or Arrow with named premise/hypothesis/label columns
+(parquet and Arrow files are read column-wise: `readers.arrow`)."""
 from __future__ import annotations
 
 import contextlib
@@ -11,6 +12,7 @@ from typing import Iterator, NamedTuple
 
 from features.pair import Pair
 
+from . import arrow
 from .common import (
     UNDECODABLE,
     BadRows,
@@ -18,6 +20,7 @@ from .common import (
     DataFormatError,
     SplitData,
     decoded_lines,
+    find_columns,
     is_blank,
     iter_jsonl,
     sentence_pair,
@@ -25,19 +28,15 @@ from .common import (
 )
 
 UNTERMINATED_QUOTE = "unterminated quote"
-
-
-# Column names of common pair files, tried in order when the premise and hypothesis columns are not given.
-KNOWN_COLUMNS = (("premise", "hypothesis"), ("sentence1", "sentence2"), ("sentence_A", "sentence_B"),
-                 ("text", "hypothesis"))
-# Id columns, tried in order when none is named (else ids are line numbers).
-KNOWN_IDS = ("id", "idx", "pairID", "pair_id")
+TEXT_SUFFIXES = (".tsv", ".csv", ".jsonl")
+SUFFIXES = TEXT_SUFFIXES + arrow.SUFFIXES  # every file type a custom corpus and predict.py take
 
 
 def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error", *,
                 premise: str | None = None, hypothesis: str | None = None, label: str = "label",
                 id_column: str | None = None, labels: tuple[str, ...] | None = None) -> SplitData:
-    """Read `path` by its suffix (.tsv unquoted, .csv quoted, .jsonl).
+    """Read `path` by its suffix (.tsv unquoted, .csv quoted, .jsonl; .parquet and .arrow column-wise,
+    see `readers.arrow.read_arrow_file`).
 
     premise, hypothesis: column names; None finds them among `KNOWN_COLUMNS` (premise/hypothesis,
         sentence1/sentence2, ...) and notes which were used. In JSONL a dotted name reaches into
@@ -50,28 +49,14 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
     The columns used are in `SplitData.fields` (premise, hypothesis, label, id).
     """
     suffix = path.suffix.lower()
-    if suffix not in (".jsonl", ".tsv", ".csv"):
-        raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use .tsv, .csv or .jsonl")
+    if suffix in arrow.SUFFIXES:
+        return arrow.read_arrow_file(path, dataset, split, on_bad_row, premise=premise, hypothesis=hypothesis,
+                                     label=label, id_column=id_column, labels=labels)
+    if suffix not in TEXT_SUFFIXES:
+        raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use {', '.join(SUFFIXES)}")
     columns, first = _columns(path, suffix)
     has = (lambda name: _field(first, name)[0]) if suffix == ".jsonl" else (lambda name: name in columns)
-    notes = []
-    if premise is None or hypothesis is None:
-        found = next(((p, h) for p, h in KNOWN_COLUMNS
-                      if (premise in (None, p)) and (hypothesis in (None, h)) and has(p) and has(h)), None)
-        if found is None:
-            raise DataFormatError(path, 1, f"no premise and hypothesis columns found among {', '.join(columns) or '-'}"
-                                  f" (looked for {', '.join('/'.join(c) for c in KNOWN_COLUMNS)}); name them with "
-                                  "--premise-column and --hypothesis-column")
-        premise, hypothesis = found
-        notes.append(f"{path.name}: premise column {premise!r}, hypothesis column {hypothesis!r} (detected)")
-    if premise == hypothesis:
-        raise DataFormatError(path, 1, f"the premise and the hypothesis are both column {premise!r}")
-    if id_column is None:
-        id_column = next((name for name in KNOWN_IDS if has(name)), None)
-        if id_column is not None:
-            notes.append(f"{path.name}: ids from column {id_column!r} (detected)")
-    elif columns and not has(id_column):
-        raise DataFormatError(path, 1, f"no id column {id_column!r}; the columns are {', '.join(columns)}")
+    premise, hypothesis, id_column, notes = find_columns(path, 1, has, columns, premise, hypothesis, id_column)
     data = _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels)
     data.columns, data.notes = columns, notes
     data.fields = {"premise": premise, "hypothesis": hypothesis, "label": label, "id": id_column}
@@ -86,8 +71,11 @@ def _utf16_hint(path: Path) -> str:
 
 
 def has_column(path: Path, name: str) -> bool:
-    """Whether the file at `path` has a column (a JSONL field, dotted or not) called `name`."""
+    """Whether the file at `path` has a column (a JSONL field, dotted or not; a field of a parquet or
+    Arrow struct column, dotted) called `name`."""
     suffix = Path(path).suffix.lower()
+    if suffix in arrow.SUFFIXES:
+        return arrow.file_has_column(Path(path), name)
     columns, first = _columns(Path(path), suffix)
     return _field(first, name)[0] if suffix == ".jsonl" else name in columns
 
@@ -321,7 +309,8 @@ def _csv_field_limit(limit: int):
 
 def load_pairs(path: str | Path, *, premise: str | None = None, hypothesis: str | None = None,
                label: str = "label", id: str | None = None, on_bad_row: str = "error") -> list[Pair]:
-    """The pairs of a .tsv, .csv or .jsonl file, for use from Python (then `features.annotate` them).
+    """The pairs of a .tsv, .csv, .jsonl, .parquet or .arrow file, for use from Python (then
+    `features.annotate` them).
 
     premise, hypothesis: column names (default: found among premise/hypothesis, sentence1/sentence2,
         sentence_A/sentence_B); label: the label column (rows without one are unlabeled);
