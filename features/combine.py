@@ -205,7 +205,8 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 # the word matches it shares with overlap (it runs first and computes them). The cross types
 # hold the most memory (~0.2-0.3 GB each at SNLI scale), mostly at their end (sorting keys,
 # building the matrix).
-_COST = {"cross_unigrams": 1.1, "bleu": 1.0, "cross_bigrams": 0.9, "hyp_ngrams": 0.35, "overlap": 0.25,
+_COST = {"cross_unigrams": 1.1, "bleu": 1.0, "cross_bigrams": 0.9, "hyp_ngrams": 0.35, "prem_ngrams": 0.5,
+         "overlap": 0.25,
          "length_diff": 0.05, "wordnet": 1.7, "negation": 0.5,  # wordnet: SICK cycled to 550,152 pairs
          # The alignment types (SICK cycled, parses warm): the first of them to run builds the
          # batch's shared alignment (most of alignment's figure), the others wait for it.

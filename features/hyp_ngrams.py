@@ -13,13 +13,14 @@ class HypNgrams(SparseIndicatorFeature):
     """Names: `hyp_ngrams:man` (unigram) and `hyp_ngrams:a man` (bigram)."""
 
     name = "hyp_ngrams"
+    side = "hypothesis"  # the sentence whose n-grams are read (`prem_ngrams` reads the premise)
 
     def __init__(self, *, lowercase: bool = True, min_count: int = 1):
         self.lowercase = lowercase
         self.min_count = min_count
 
     def _keys(self, batch):
-        h = batch.hypothesis
+        h = getattr(batch, self.side)
         # Two chunks: every token's unigram, then the bigrams (those seen in training) it starts.
         rows = np.repeat(np.arange(len(batch), dtype=np.int32), h.lengths)
         starts = np.flatnonzero(h.bigram_at >= 0)

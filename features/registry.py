@@ -14,6 +14,7 @@ from .length_diff import LengthDiff
 from .negation import Negation
 from .options import feature_params
 from .overlap import Overlap
+from .prem_ngrams import PremNgrams
 from .quantifiers import Quantifiers
 from .syntax import Syntax
 from .wordnet import WordNet
@@ -33,6 +34,8 @@ FEATURE_TYPES: dict[str, Callable[..., object]] = {
     "alignment": Alignment,
     "syntax": Syntax,
     "quantifiers": Quantifiers,
+    # Beyond the paper (issue 31): the premise alone, for the artifact table's premise-only row.
+    "prem_ngrams": PremNgrams,
 }
 BUILTIN = tuple(FEATURE_TYPES)
 # The SNLI paper's six types (section 3.2), frozen: a type registered later never changes what
@@ -43,6 +46,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "unigrams_only": tuple(n for n in PAPER_TYPES if n != "cross_bigrams"),
     "unlexicalized": ("bleu", "length_diff", "overlap"),
     "hypothesis_only": ("hyp_ngrams",),
+    "premise_only": ("prem_ngrams",),
     "extended": PAPER_TYPES + ("wordnet", "negation"),
     # The types that together score best by CV on train and on dev (issue 14; README, "The
     # strongest baseline"): every type but none left out helped.
@@ -53,6 +57,7 @@ GROUP_TITLES = {
     "unigrams_only": "unigrams only (no cross-bigrams)",
     "unlexicalized": "unlexicalized (BLEU, length, overlap)",
     "hypothesis_only": "hypothesis only (n-grams)",
+    "premise_only": "premise only (n-grams)",
     "extended": "extended (the paper's six + WordNet relations + negation)",
     "strongest": "strongest (extended + alignment, syntax, quantifiers)",
 }

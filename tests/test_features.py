@@ -312,11 +312,13 @@ def test_groups_and_resolve():
     assert GROUPS["lexicalized"] == PAPER_TYPES == ("bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams",
                                                     "cross_bigrams")
     assert GROUPS["extended"] == PAPER_TYPES + ("wordnet", "negation")
-    assert BUILTIN == GROUPS["extended"] + ("alignment", "syntax", "quantifiers") == GROUPS["strongest"]
+    assert GROUPS["strongest"] == GROUPS["extended"] + ("alignment", "syntax", "quantifiers")
+    assert BUILTIN == GROUPS["strongest"] + ("prem_ngrams",)  # the premise-only baseline's type, in no model's group
     assert resolve("unigrams_only") == ["bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams"]
     assert resolve("lexicalized", ["cross_bigrams"]) == resolve("unigrams_only")
     assert resolve("unlexicalized") == ["bleu", "length_diff", "overlap"]
     assert resolve("hypothesis_only") == ["hyp_ngrams"]
+    assert resolve("premise_only") == ["prem_ngrams"]
     assert resolve("bleu,cross_unigrams") == ["bleu", "cross_unigrams"]
     with pytest.raises(ValueError, match="unknown feature type or group 'cross_trigrams'.*valid names: .*cross_bigrams"):
         resolve("cross_trigrams")

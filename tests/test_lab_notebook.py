@@ -13,7 +13,7 @@ nbclient = pytest.importorskip("nbclient", reason="the test extra (nbclient, ipy
 nbformat = pytest.importorskip("nbformat")
 
 
-@pytest.mark.slow  # a kernel and seven experiments: ~40 s
+@pytest.mark.slow  # a kernel, seven experiments and two HANS breakdowns (~3 min on SICK with WordNet)
 def test_the_lab_notebook_runs(tmp_path, monkeypatch):
     # The kernel starts in tmp_path: a relative NLI_DATA_DIR (CI's ../shared/data) must not
     # silently turn the SICK run into a demo run.
@@ -41,3 +41,7 @@ def test_the_lab_notebook_runs(tmp_path, monkeypatch):
     assert "experiments.engine" not in source and "experiments.outputs" not in source and '["_' not in source
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 3  # plots, weights, curve
     assert all(o.get("output_type") != "error" for o in outputs)
+    # The HANS section: the breakdown, and the features that push the swapped pair toward entailment.
+    assert "non-entailed" in text and "ln_subject/object_swap" in text
+    assert "The doctor saw the lawyer . -> The lawyer saw the doctor .: the model says" in text
+    assert "pushing toward entailment: " in text and "overlap:pct_all" in text

@@ -25,6 +25,8 @@ class RunOutputs:
     save_model: str | None = None
     predict: str | None = None
     with_ax: bool = False
+    with_hans: bool = False
+    hans_predictions: str | None = None
     glue_zip: str | None = None
     overwrite: bool = False
     quiet: bool = False
@@ -33,8 +35,10 @@ class RunOutputs:
 
     @classmethod
     def from_args(cls, args) -> RunOutputs:
-        names = ("out", "errors", "errors_only", "plots", "save_model", "predict", "with_ax", "glue_zip", "overwrite")
+        names = ("out", "errors", "errors_only", "plots", "save_model", "predict", "with_ax", "with_hans",
+                 "hans_predictions", "glue_zip", "overwrite")
         values = {name: output(args, name) for name in names}
+        values["with_hans"] = bool(values["with_hans"] or values["hans_predictions"])  # the file implies the scores
         dirs = {fmt.name: output(args, fmt.option) for fmt in FORMATS.values()}
         return cls(**values, quiet=bool(getattr(args, "quiet", False)),
                    prediction_dirs={name: Path(d) for name, d in dirs.items() if d},
@@ -47,14 +51,14 @@ class RunOutputs:
         config = RunConfig("run", **given)
         if self.plots and config.top_features < PLOTTED_FEATURES:
             config = config.replace(top_features=PLOTTED_FEATURES)  # the weights panel draws them
-        table = config.paper_table or config.ablation_table
+        table = config.paper_table or config.ablation_table or config.artifact_table
         if self.predict and not self.prediction_dirs:
             raise UsageError("--predict test needs a directory for the files: "
                              + " or ".join(f"--{f.option.replace('_', '-')} DIR" for f in FORMATS.values())
                              + " (for other files, use --save-model and experiments/predict.py)")
-        if (self.prediction_dirs or self.save_model or self.errors or self.with_ax) and table:
-            raise UsageError("a table fits several models; predictions, --with-ax, --save-model and --errors "
-                             "take a single run")
+        if (self.prediction_dirs or self.save_model or self.errors or self.with_ax or self.with_hans) and table:
+            raise UsageError("a table fits several models; predictions, --with-ax, --with-hans, --save-model and "
+                             "--errors take a single run")
         if self.errors and Path(self.errors).suffix.lower() not in TABLE_SUFFIXES:
             raise UsageError(f"--errors must end in .tsv, .csv or .jsonl, not {Path(self.errors).name!r}")
         if self.errors_only and not self.errors:
@@ -65,9 +69,13 @@ class RunOutputs:
             raise UsageError("--glue-zip bundles the prediction files of --glue-out or --superglue-out; give one")
         self._plan(overwrite=True).check()  # the paths' shapes first: a directory for a file, a file under a file
         inputs = input_files(config, self.prediction_dirs) + [m for m in self.modules if m.endswith(".py")]
+        if self.with_hans:
+            inputs += _hans_files(config)
         self._plan(overwrite=self.overwrite).check(inputs)  # then inputs, each other, existing files
         if self.with_ax:
             self._check_ax(config)
+        if self.with_hans:
+            self._check_hans(config)
         plan = self._plan(overwrite=self.overwrite, directories=False)
         if self.plots:
             from experiments.engine.rows import plan_rows
@@ -85,6 +93,7 @@ class RunOutputs:
         plan.file(self.errors, "--errors")
         plan.file(self.save_model, "--save-model")
         plan.file(self.glue_zip, "--glue-zip")
+        plan.file(self.hans_predictions, "--hans-predictions")
         if directories:
             plan.directory(self.plots, "--plots")
             for name, directory in self.prediction_dirs.items():
@@ -111,19 +120,24 @@ class RunOutputs:
         from experiments.engine.rows import plan_rows
         row = plan_rows(config, config.corpus())[0]
         corpus = config.corpus()
-        labels = set(corpus.labels or ()) if corpus.labels else None
-        if labels is None and "train" in corpus.splits:  # a custom task: its labels are its training file's
-            from experiments.corpora import resolve_data_dir
-            labels = {p.label for p in corpus.load("train", resolve_data_dir(config.data_dir), config.on_bad_row).pairs
-                      if p.label is not None}
-        if config.label_map and labels is not None:
-            labels = {config.label_map.get(label, label) for label in labels}
+        labels = _model_labels(config)
         if labels is not None and labels != set(NLI3):
             raise UsageError(f"--with-ax needs a three-class NLI model; {corpus.name}'s labels are "
                              f"{', '.join(sorted(labels))}")
         if row.two_class:
             raise UsageError(f"--with-ax needs a three-class model (entailment, neutral, contradiction); this run's "
                              f"{row.spec.title} is two-class" + (" (--two-class)" if config.two_class else ""))
+
+    def _check_hans(self, config: RunConfig) -> None:
+        """--with-hans: HANS scores entailment against the rest, so the model's labels must be NLI labels
+        with entailment among them (two or three classes): known before any training."""
+        from experiments.outputs.hans import check_model_labels
+        labels = _model_labels(config)
+        if labels is not None:
+            try:
+                check_model_labels(sorted(labels))
+            except ValueError as exc:
+                raise UsageError(f"--with-hans: {exc}") from None
 
     def _prediction_files(self, config: RunConfig, fmt: str) -> list[str]:
         from experiments.outputs.submissions import SubmissionError, submission_tasks
@@ -188,6 +202,16 @@ class RunOutputs:
             record["predictions"] = [str(p) for p in written]
             if scores:
                 record["diagnostics"] = scores
+        if self.with_hans:
+            from experiments.corpora import resolve_data_dir
+            from experiments.outputs.hans import run_hans
+            config = result.config
+            scores, lines = run_hans(predictor, resolve_data_dir(config.data_dir), on_bad_row=config.on_bad_row,
+                                     jobs=config.jobs, progress=config.progress,
+                                     predictions_file=self.hans_predictions)
+            notes += lines
+            if scores is not None:
+                record.setdefault("diagnostics", {})["HANS"] = scores
 
 
 def input_files(config: RunConfig, prediction_dirs: dict | None = None) -> list[Path]:
@@ -206,6 +230,27 @@ def input_files(config: RunConfig, prediction_dirs: dict | None = None) -> list[
         for split in c.splits:
             found += [p for p in c.candidates(split, data_dir) if p.exists()]
     return found
+
+
+def _model_labels(config: RunConfig) -> set | None:
+    """The labels of the run's task, known before training: the corpus' label set, or a custom
+    task's training labels, after --label-map (--two-class aside); None if unknown."""
+    corpus = config.corpus()
+    labels = set(corpus.labels or ()) if corpus.labels else None
+    if labels is None and "train" in corpus.splits:  # a custom task: its labels are its training file's
+        from experiments.corpora import resolve_data_dir
+        labels = {p.label for p in corpus.load("train", resolve_data_dir(config.data_dir), config.on_bad_row).pairs
+                  if p.label is not None}
+    if config.label_map and labels is not None:
+        labels = {config.label_map.get(label, label) for label in labels}
+    return labels
+
+
+def _hans_files(config: RunConfig) -> list[Path]:
+    """The HANS files a --with-hans run reads (none when HANS is not there)."""
+    from experiments.corpora import get_corpus, resolve_data_dir
+    hans = get_corpus("hans")
+    return [p for p in hans.candidates("test", resolve_data_dir(config.data_dir)) if p.exists()]
 
 
 def _known_corpora() -> set:

@@ -64,7 +64,7 @@ class Source:
     """
 
     name: str
-    url: str
+    url: str | None
     folder: str
     expect: tuple[str, ...]
     root: str = ""
@@ -74,6 +74,8 @@ class Source:
     # Expected file -> the start of its first line: what a download must hold to be this corpus (an
     # HTML error page saved as diagnostic.tsv is refused, not installed).
     headers: tuple[tuple[str, str], ...] = ()
+    # A source without a public address (url None) says here where to get the file; `--url PATH` installs it.
+    where: str = ""
 
 
 @dataclass(frozen=True)
@@ -149,6 +151,21 @@ register(Source("superglue-ax-g", f"{_SUPERGLUE}/AX-g.zip", "superglue/AX-g", ("
 register(Source("pascal-rte", "https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages/corpora/rte.zip",
                 "rte", ("rte/rte3_dev.xml",), root="rte",
                 sha256="2f806ead4d53171601254747c3b7c97d758e63a6ef54e3c010a6d62885ab214a"))
+# HANS (McCoy et al. 2019, MIT licence): the 30,000-pair evaluation set.
+register(Source("hans", "https://raw.githubusercontent.com/tommccoy1/hans/master/heuristics_evaluation_set.txt",
+                "hans", ("hans/heuristics_evaluation_set.txt",), filename="heuristics_evaluation_set.txt",
+                headers=(("hans/heuristics_evaluation_set.txt", "gold_label\tsentence1_binary_parse"),)))
+# The hard subsets (Gururangan et al. 2018): SNLI's test pairs a hypothesis-only classifier got wrong,
+# and MultiNLI's, which came with its hidden-label test sets and have no public address.
+register(Source("snli-hard", "https://nlp.stanford.edu/projects/snli/snli_1.0_test_hard.jsonl", "snli_hard",
+                ("snli_hard/snli_1.0_test_hard.jsonl",), filename="snli_1.0_test_hard.jsonl",
+                headers=(("snli_hard/snli_1.0_test_hard.jsonl", "{"),)))
+for _match in ("matched", "mismatched"):
+    _file = f"multinli_0.9_test_{_match}_unlabeled_hard.jsonl"
+    register(Source(f"mnli-hard-{_match}", None, f"mnli_hard/{_match}", (f"mnli_hard/{_match}/{_file}",),
+                    filename=_file, headers=((f"mnli_hard/{_match}/{_file}", "{"),),
+                    where=f"{_file} was released with MultiNLI's test sets, whose gold labels are hidden "
+                          "(Kaggle, sign-in needed); fetch it there and install it with --url PATH"))
 
 
 def as_url(location: str) -> str:
@@ -234,10 +251,12 @@ def download(name: str, data_dir: Path | str, url: str | None = None, sha256: st
         source = SOURCES[name]
     except KeyError:
         raise DownloadError(f"unknown corpus {name!r}; choose from {', '.join(sorted(SOURCES))}") from None
+    location = url or source.url
+    if not location:
+        raise DownloadError(f"{name} has no public download address: {source.where}")
     expected_hash, checked = _expected_hash(source, sha256)
     data_dir = _writable_data_dir(Path(data_dir))
     stale = remove_stale_staging(data_dir)
-    location = url or source.url
     with tempfile.TemporaryDirectory(dir=data_dir, prefix=f"{STAGING_PREFIX}{name}-") as tmp:
         tmp = Path(tmp)
         fetched = tmp / (PurePosixPath(urllib.parse.urlsplit(location).path).name or f"{name}.download")

@@ -25,6 +25,7 @@ from models.majority import MajorityClassifier
 from ..version import __version__
 from ..outputs.model_files import Predictor
 from ..outputs.records import peak_rss_bytes, versions
+from .artifacts import read_artifacts
 from .config import RunConfig
 from .errors import UsageError
 from .explanations import top_features
@@ -33,7 +34,7 @@ from .parallel import grid_backend, n_jobs, shared
 from .resampling import bootstrap
 from .rows import Row, plan_rows
 from .selection import describe_folds, out_of_fold_predictions, stratified_folds, tune
-from .significance import compare_predictions
+from .significance import compare_predictions, compare_with_named
 from .splits import Splits, labels_of, load_splits
 
 
@@ -299,6 +300,7 @@ def run(config: RunConfig, log=None) -> Outcome:
     results = [o.result for o in outcomes]
     if len(results) > 1:
         compare_with_full_set(rows, results)
+        compare_with_named(rows, results)
     record = {
         "suite_version": __version__,
         "command": sys.argv,
@@ -315,6 +317,8 @@ def run(config: RunConfig, log=None) -> Outcome:
     }
     if len(results) == 1:
         record["metrics"] = results[0]["metrics"]
+    if getattr(config, "artifact_table", False) and (reading := read_artifacts(results)):
+        record["artifacts"] = reading
     return Outcome(record, rows, {r["name"]: o for r, o in zip(results, outcomes)}, prepared.featurizer)
 
 

@@ -28,6 +28,7 @@ class Row:
     two_class: bool
     grid: dict = field(default_factory=dict)  # candidates this row fixes (e.g. wordnet=(True,))
     reference: bool = False  # the row the others of its label granularity are compared with
+    versus: tuple[str, ...] = ()  # other rows of the table this one is also compared with (the artifact table)
 
     @property
     def model(self) -> str:
@@ -44,10 +45,11 @@ class Row:
 
 @dataclass(frozen=True)
 class PaperRow:
-    """A row of `--paper-table`. two_class None is the corpus' own label set; grid fixes candidates
-    of the model's selection; wordnet rows need WordNet and are skipped, with a note, without it;
-    reference: the row the others with as many classes are compared with (the first such row
-    kept: on a two-class corpus, lexicalized)."""
+    """A row of a table of fixed rows (`--paper-table`, `--artifact-table`). two_class None is the
+    corpus' own label set; grid fixes candidates of the model's selection; wordnet rows need
+    WordNet and are skipped, with a note, without it; reference: the row the others with as many classes are compared with (the first such row
+    kept: on a two-class corpus, lexicalized). versus: rows this one is compared with besides
+    its reference (each row's difference and McNemar's p, `significance.compare_with_named`)."""
 
     name: str
     model: str
@@ -56,6 +58,7 @@ class PaperRow:
     grid: tuple = ()
     wordnet: bool = False
     reference: bool = False
+    versus: tuple[str, ...] = ()
 
 
 # The SNLI paper's rows (Tables 4 and 5), all from one featurization. A row that would repeat an
@@ -76,6 +79,32 @@ PAPER_TABLE = (
     PaperRow("stacked", "stacked", "strongest", None, wordnet=True),
 )
 
+# `--artifact-table` (Gururangan et al. 2018; Poliak et al. 2018): how far a model that reads one side
+# of the pair only gets above the majority class, and how far the full models get above it. Every row
+# has the corpus' own labels (or two with --two-class), and every row is compared with the majority
+# class and with hypothesis-only.
+_VERSUS = ("majority", "hypothesis_only")
+ARTIFACT_TABLE = (
+    PaperRow("majority", "majority", None, None),
+    PaperRow("hypothesis_only", "lr", "hypothesis_only", None, versus=_VERSUS),
+    PaperRow("premise_only", "lr", "premise_only", None, versus=_VERSUS),
+    PaperRow("unlexicalized", "lr", "unlexicalized", None, versus=_VERSUS),
+    PaperRow("lexicalized", "lr", "lexicalized", None, versus=_VERSUS),
+    PaperRow("strongest", "lr", "strongest", None, wordnet=True, versus=_VERSUS),
+)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table of fixed rows, asked for by its run option. follows_two_class: --two-class applies to
+    its rows (the paper's rows have label sets of their own, so there it does not)."""
+
+    rows: tuple[PaperRow, ...]
+    follows_two_class: bool
+
+
+TABLES = {"paper_table": Table(PAPER_TABLE, False), "artifact_table": Table(ARTIFACT_TABLE, True)}
+
 
 def resolve_types(spec, ablate=()) -> tuple[str, ...]:
     try:
@@ -95,22 +124,24 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
     """The rows to run: the paper's table, an ablation table, a learning curve's configs, or the
     single configured row.
 
-    notes: receives why a row of the paper's table was left out.
+    notes: receives why a row of a table (`--paper-table`, `--artifact-table`) was left out.
     """
     binary_corpus = corpus.is_two_class
     notes = [] if notes is None else notes
-    if getattr(config, "paper_table", False):
+    table = next((t for option, t in TABLES.items() if getattr(config, option, False)), None)
+    if table is not None:
+        asked = bool(config.two_class) and table.follows_two_class
         rows = []
-        for paper in PAPER_TABLE:
+        for paper in table.rows:
             spec = MODELS[paper.model]
             if paper.wordnet and not wordnet_available():
                 from features.wordnet_data import setup_command
                 notes.append(f"row {paper.name} left out: it needs WordNet 3.0 ({setup_command()})")
                 continue
-            binary = binary_corpus or spec.two_class_only or bool(paper.two_class)
+            binary = binary_corpus or spec.two_class_only or bool(paper.two_class) or asked
             row = Row(paper.name, spec, resolve_types(paper.features) if spec.uses_features else (), binary,
                       dict(paper.grid), paper.reference and not any(r.reference and r.two_class == binary
-                                                                    for r in rows))
+                                                                    for r in rows), paper.versus)
             if not any((r.spec, r.feature_types, r.two_class, r.grid) == (row.spec, row.feature_types, row.two_class,
                                                                           row.grid) for r in rows):
                 rows.append(row)

@@ -72,3 +72,22 @@ def compare_predictions(a: dict, b: dict, bootstrap: bool = True, resamples: int
     if bootstrap:
         out["bootstrap"] = paired_bootstrap(a_correct, b_correct, resamples=resamples)
     return out
+
+
+def compare_with_named(rows, results: list[dict]) -> None:
+    """Give each row that names others (`Row.versus`: the artifact table's majority and
+    hypothesis-only) its accuracy difference from each of them and McNemar's exact p, under
+    `result["versus"][name]` = {"delta", "mcnemar_p", "a_only", "b_only"} (a_only: this row right
+    and the named row wrong). A named row the table lacks (left out, or the row itself) is skipped."""
+    by_name = {row.name: result for row, result in zip(rows, results)}
+    for row, result in zip(rows, results):
+        versus = {}
+        for name in getattr(row, "versus", ()):
+            other = by_name.get(name)
+            if other is None or other is result:
+                continue
+            test = compare_predictions(result["predictions"], other["predictions"], bootstrap=False)
+            versus[name] = {"delta": test["delta"], "mcnemar_p": test["mcnemar_p"],
+                            "a_only": test["mcnemar"]["a_only"], "b_only": test["mcnemar"]["b_only"]}
+        if versus:
+            result["versus"] = versus

@@ -36,14 +36,26 @@ def _table(lines: list[list[str]]) -> list[str]:
     return out
 
 
+def _named(row: dict, name: str) -> str:
+    """`+4.2 (p<0.001)`: the row's difference from the table's row `name` and McNemar's p."""
+    test = row.get("versus", {}).get(name)
+    if test is None:
+        return ""
+    p = test["mcnemar_p"]
+    return f"{100 * test['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
+
+
 def summary_table(record: dict) -> str:
-    """One line per row: train and eval accuracy, macro-F1, chosen settings, seconds, the published figure."""
+    """One line per row: train and eval accuracy, macro-F1, the differences from the reference row
+    and from named rows (the artifact table's majority and hypothesis-only) with McNemar's p, chosen
+    settings, seconds, the published figure; then what the comparisons and the artifact table say."""
     eval_name = record["data"]["eval_split"]
     dataset = record["data"]["dataset"]
     compared = [row for row in record["rows"] if "delta" in row]
     references = {row["vs"] for row in compared}
+    named = list(dict.fromkeys(name for row in record["rows"] for name in row.get("versus", {})))
     head = ["row", "classes", "train acc", f"{eval_name} acc", "macro-F1"] + (["vs reference"] if compared else [])
-    head += ["chosen", "seconds", "published (test)"]
+    head += [f"vs {name}" for name in named] + ["chosen", "seconds", "published (test)"]
     lines, sources = [head], {}
     for row in record["rows"]:
         m = row["metrics"]
@@ -53,13 +65,14 @@ def summary_table(record: dict) -> str:
         if figure is not None:
             sources[figure.source.key] = figure.source.text
             cell = f"{figure.value:.1f} [{figure.source.key}]"
-        versus = [_versus(row, references)] if compared else []
+        versus = ([_versus(row, references)] if compared else []) + [_named(row, name) for name in named]
         lines.append([row["name"], str(len(row["labels"])), _pct(m["train"]["accuracy"]),
                       _pct(m[eval_name]["accuracy"]), _pct(m[eval_name]["macro_f1"]), *versus, _chosen(row),
                       f"{row['seconds']:.1f}", cell])
+    blanks = [""] * ((1 if compared else 0) + len(named))
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
         lines.append([f"majority ({ref['label']}, reference)", classes.split("-")[0], "", _pct(ref["accuracy"]),
-                      "", *([""] if compared else []), "", "", ""])
+                      "", *blanks, "", "", ""])
     out = _table(lines)
     out += [f"  [{key}] {text}" for key, text in sources.items()]
     if compared:
@@ -70,9 +83,14 @@ def summary_table(record: dict) -> str:
         out.append("  vs reference: the difference in points from " + ", ".join(
             f"{name} ({classes}-class rows)" for name, classes in by_classes.items())
             + ", and McNemar's exact p on the pairs where they disagree")
-        if len(compared) > 1:
-            out.append(f"  {len(compared)} comparisons: by luck alone one in twenty reaches p < 0.05; for the table as a "
-                       f"whole, read p < {0.05 / len(compared):.3f} (0.05 / {len(compared)}, Bonferroni) as significant")
+    if named:
+        out.append(f"  {', '.join(f'vs {name}' for name in named)}: the difference in points from that row of the "
+                   "table, and McNemar's exact p on the pairs where they disagree")
+    tests = len(compared) + sum(len(row.get("versus", {})) for row in record["rows"])
+    if tests > 1:
+        out.append(f"  {tests} comparisons: by luck alone one in twenty reaches p < 0.05; for the table as a "
+                   f"whole, read p < {0.05 / tests:.3f} (0.05 / {tests}, Bonferroni) as significant")
+    out += [f"  {reading['note']}" for reading in record.get("artifacts", {}).get("rows", {}).values()]
     return "\n".join(out)
 
 
