@@ -5,12 +5,14 @@
     curve = experiments.learning_curve(dataset="sick", sizes="10,100,all")  # a CurveResult
     model = experiments.load_model("sick.model")
     print(experiments.compare(result_a, result_b))                          # McNemar + bootstrap
+    print(experiments.hans(model, "hans-mini"))                             # HANS's breakdown
 
 The API is imported on first use, so the command-line scripts start fast.
 """
 from .version import __version__
 
-API = ("run", "learning_curve", "load_model", "compare", "RunResult", "CurveResult", "Comparison", "RunConfig")
+API = ("run", "learning_curve", "load_model", "compare", "hans", "RunResult", "CurveResult", "Comparison",
+       "RunConfig", "HansResult")
 
 
 def __getattr__(name: str):

@@ -30,6 +30,7 @@ def corpus_stats(corpus: Corpus, data_dir: Path, on_bad_row: str = "error") -> d
             "labeled": data.labeled,
             "labels": data.label_counts(),
             "skipped": dict(data.skipped),
+            **({"source": data.source} if data.source else {}),  # a Hugging Face dataset's name, split, ...
         }
     return {"description": corpus.description, "splits": splits}
 
@@ -39,8 +40,9 @@ def main(argv: list[str] | None = None) -> int:
                                      argument_default=argparse.SUPPRESS)
     table = options()
     group = parser.add_argument_group("data")
-    for name in ("dataset", "data_dir", "on_bad_row", "train_file", "dev_file", "test_file", "premise_column",
-                 "hypothesis_column", "label_column", "id_column"):
+    for name in ("dataset", "data_dir", "source", "train_split", "dev_split", "test_split", "revision", "on_bad_row",
+                 "train_file", "dev_file", "test_file", "premise_column", "hypothesis_column", "label_column",
+                 "id_column"):
         add_option(group, table[name])
     parser.add_argument("--stats", action="store_true", default=False, help="print per-split statistics as JSON")
     args = parser.parse_args(argv)
@@ -59,8 +61,8 @@ def main(argv: list[str] | None = None) -> int:
             corpora = [config.corpus()]
             if not corpora[0].available_splits(data_dir):
                 corpora[0].load(corpora[0].splits[0], data_dir)  # raises CorpusNotFoundError: where we looked
-        else:  # every corpus found; the generated demo only when asked for
-            corpora = [c for name, c in CORPORA.items() if name != "demo" and c.available_splits(data_dir)]
+        else:  # every corpus found; the generated ones (demo, hans-mini) only when asked for
+            corpora = [c for c in CORPORA.values() if c.generate is None and c.available_splits(data_dir)]
         report = {"data_dir": str(data_dir),
                   "corpora": {c.name: corpus_stats(c, data_dir, config.on_bad_row) for c in corpora}}
     json.dump(report, sys.stdout, indent=2)

@@ -54,14 +54,15 @@ def test_featurizer_refuses_bad_values_before_any_work(tiny):
 # ------------------------------------------------------------------ the table walked
 
 
-DATA_MODEL_SELECTION = ("data", "custom data (a table of pairs: .tsv, .csv or .jsonl)", "model and features",
-                        "selection")
+DATA_MODEL_SELECTION = ("data", "custom data (your pairs: .tsv, .csv, .jsonl, .parquet or .arrow files, or --dataset "
+                                "hf:NAME)", "model and features", "selection")
 
 
 def test_every_data_feature_model_and_selection_option_reaches_the_curves():
     # A new option of these groups cannot be left out of the learning curves.
     for option in options().values():
-        if option.group in DATA_MODEL_SELECTION and option.name not in ("paper_table", "ablation_table"):
+        if option.group in DATA_MODEL_SELECTION and option.name not in ("paper_table", "ablation_table",
+                                                                                       "artifact_table"):
             assert "curve" in option.commands, option.name
             assert option.config and "run" in option.commands, option.name
 

@@ -9,6 +9,8 @@ from .options import OptionError, for_command, options, unknown_option
 
 CUSTOM_FILES = ("train_file", "dev_file", "test_file")
 CUSTOM_COLUMNS = ("premise_column", "hypothesis_column", "label_column", "id_column")
+HUB_OPTIONS = ("train_split", "dev_split", "test_split", "revision")  # a Hugging Face dataset's, only
+TABLES = ("paper_table", "ablation_table", "artifact_table")  # the runs that fit several rows
 
 
 class RunConfig:
@@ -47,8 +49,9 @@ class RunConfig:
             return
         if not str(self.features).strip(" ,"):
             raise UsageError("--features: no feature types given (a group such as lexicalized, or a comma list)")
-        if getattr(self, "paper_table", False) and getattr(self, "ablation_table", False):
-            raise UsageError("--paper-table and --ablation-table are two kinds of table: give one")
+        tables = [f"--{n.replace('_', '-')}" for n in TABLES if getattr(self, n, False)]
+        if len(tables) > 1:
+            raise UsageError(f"{tables[0]} and {tables[1]} are two kinds of table: give one")
         if self.scheduler and self.backend != "dask":
             self.notes.append("--scheduler is for --backend dask; this run uses local workers")
         if self.backend == "dask" and "jobs" in self.given:
@@ -60,11 +63,50 @@ class RunConfig:
                                  f"{self.dataset!r}: drop --dataset (your files are the corpus), or give "
                                  "--dataset custom")
             self.__dict__["dataset"] = "custom"
-        if self.dataset != "custom":
+        if self.dataset != "custom" and not self.hub_dataset:
             columns = [n for n in CUSTOM_COLUMNS if n in self.given]
             if columns:
                 raise UsageError(f"--{columns[0].replace('_', '-')} names a column of your own files "
-                                 f"(--train-file ...); the columns of {self.dataset!r} are known")
+                                 f"(--train-file ...) or of a Hugging Face dataset (--dataset hf:NAME); the columns of "
+                                 f"{self.dataset!r} are known")
+        self._check_source()
+
+    @property
+    def hub_dataset(self) -> bool:
+        """`--dataset hf:NAME[:CONFIG]`: a Hugging Face dataset read as it is."""
+        from ..corpora.hub import is_hub_dataset
+        return is_hub_dataset(self.dataset)
+
+    def _check_source(self) -> None:
+        """--source and the hub's options (--train-split, ..., --revision) against the dataset; a
+        hub copy that lacks what the official files have is said once, here."""
+        flags = [f"--{n.replace('_', '-')}" for n in HUB_OPTIONS if getattr(self, n, None)]
+        if self.dataset == "custom" or self.hub_dataset:
+            if self.source not in (("auto", "hf") if self.hub_dataset else ("auto",)):
+                raise UsageError(f"--source {self.source} chooses where a corpus the suite knows is read from; "
+                                 + (f"{self.dataset} is a Hugging Face dataset" if self.hub_dataset else
+                                    "your files are your corpus"))
+            if self.dataset == "custom" and flags:
+                raise UsageError(f"{flags[0]} is for a Hugging Face dataset (--dataset hf:NAME); your own files are "
+                                 "--train-file, --dev-file and --test-file")
+            if self.hub_dataset:
+                from ..corpora.hub import registered_copy
+                known = registered_copy(self.dataset)
+                if known:
+                    self.notes.append(f"{self.dataset} is the hub copy of {known}: --dataset {known} --source hf "
+                                      "reads it with that corpus' labels, splits and prediction files")
+            return
+        from ..corpora import get_corpus
+        try:
+            corpus = get_corpus(self.dataset)
+            source = corpus.source_for(self.source)
+        except ValueError as exc:
+            raise UsageError(f"--source {self.source}: {exc}" if "source" in self.given else str(exc)) from None
+        if source == "files" and flags:
+            raise UsageError(f"{flags[0]} is for a Hugging Face dataset; {self.dataset} is read from its official "
+                             "files here: add --source hf to read its hub copy")
+        if source == "hf" and corpus.hub.lacks:
+            self.notes.append(f"{self.dataset} read from {corpus.hub.address}: the hub copy {corpus.hub.lacks}")
 
     # ---------------------------------------------------------------- what the engine reads
 
@@ -136,13 +178,21 @@ class RunConfig:
                 "label": self.label_column, "id": self.id_column}
 
     def corpus(self):
+        """The corpus the run reads: a registered one (from its files or its hub copy, as --source
+        says), your files (custom), or a Hugging Face dataset (hf:NAME)."""
         from ..corpora import custom_corpus, get_corpus
         try:
+            c = self.custom
             if self.dataset == "custom":
-                c = self.custom
                 return custom_corpus(c["train"], c["dev"], c["test"], premise=c["premise"],
                                      hypothesis=c["hypothesis"], label=c["label"], id_column=c["id"])
-            return get_corpus(self.dataset)
+            splits = {"train": self.train_split, "dev": self.dev_split, "test": self.test_split}
+            if self.hub_dataset:
+                from ..corpora.hub import hub_corpus
+                return hub_corpus(self.dataset, premise=c["premise"], hypothesis=c["hypothesis"], label=c["label"],
+                                  id_column=c["id"], splits=splits, revision=self.revision, progress=self.progress)
+            return get_corpus(self.dataset).via(self.source, splits=splits, revision=self.revision,
+                                                progress=self.progress)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
 

@@ -251,6 +251,30 @@ def _corpus_names() -> tuple[str, ...]:
     return tuple(sorted(CORPORA)) + ("custom",)
 
 
+def dataset_name(value) -> str:
+    """A corpus' name, `custom`, or `hf:NAME[:CONFIG]`: a Hugging Face dataset (on the hub, in its
+    cache, or a local directory; `corpora.hub` reads it)."""
+    from ..corpora.hub import PREFIX
+    if isinstance(value, str) and value.startswith(PREFIX):
+        if not value[len(PREFIX):].strip(" :"):
+            raise ValueError(f"{value!r} names no dataset; write hf:NAME[:CONFIG] (a hub name such as "
+                             "stanfordnlp/snli, or a local directory such as ./my_task)")
+        return value
+    try:
+        return _known_corpus(value)
+    except ValueError as exc:
+        raise ValueError(f"{exc}; or hf:NAME[:CONFIG], a Hugging Face dataset") from None
+
+
+_known_corpus = choice(_corpus_names)
+dataset_name.choices = _corpus_names
+
+
+def _sources() -> tuple[str, ...]:
+    from ..corpora.registry import SOURCES
+    return SOURCES
+
+
 def _model_names() -> tuple[str, ...]:
     from models import MODELS
     return tuple(MODELS)
@@ -275,13 +299,28 @@ def _featurizer_options() -> list[RunOption]:
 def _build() -> dict[str, RunOption]:
     from ..corpora.readers.common import ON_BAD_ROW_CHOICES
 
-    data, custom = "data", "custom data (a table of pairs: .tsv, .csv or .jsonl)"
+    data = "data"
+    custom = "custom data (your pairs: .tsv, .csv, .jsonl, .parquet or .arrow files, or --dataset hf:NAME)"
     model, selection, evaluation = "model and features", "selection", "evaluation"
     outputs, execution = "outputs", "execution"
     entries = [
         # data
-        RunOption("dataset", "snli", choice(_corpus_names), "corpus name (custom: given --train-file)",
-                  data, RUN_CURVE, metavar="NAME", list_choices=True),
+        RunOption("dataset", "snli", dataset_name, "corpus name (custom: given --train-file), or hf:NAME[:CONFIG] "
+                  "for a Hugging Face dataset: a hub name (stanfordnlp/snli; read from the local cache when it has "
+                  "it, and only from there with HF_HUB_OFFLINE=1) or a local directory (data files in the hub's "
+                  "layout, or a save_to_disk folder); names", data, RUN_CURVE, metavar="NAME", list_choices=True),
+        RunOption("source", "auto", choice(_sources), "where a corpus the suite knows is read from: its official "
+                  "files (files), or its Hugging Face hub copy (hf; same labels, splits and prediction files); auto: "
+                  "the files, except for a corpus only the hub has (anli)", data, RUN_CURVE),
+        RunOption("train_split", None, text, "the Hugging Face dataset's split to train on (default: found by name: "
+                  "train, else the one train_*); a+b joins several", data, RUN_CURVE, metavar="SPLIT"),
+        RunOption("dev_split", None, text, "its dev split (default: validation, dev, valid or val, else "
+                  "validation_matched or dev_matched, else the one validation_*, dev_*, ...)", data, RUN_CURVE,
+                  metavar="SPLIT"),
+        RunOption("test_split", None, text, "its test split (default: test, else test_matched, else the one test_*); "
+                  "predict.py: the split of --input hf:NAME to label", data, ALL, metavar="SPLIT"),
+        RunOption("revision", None, text, "the hub dataset's revision: a branch, tag or commit (default: the latest; "
+                  "offline, the cached copy, which must be the commit given)", data, RUN_CURVE, metavar="REV"),
         RunOption("data_dir", None, path, "where corpora live (default: $NLI_DATA_DIR, else ./data)", data,
                   RUN_CURVE, affects_results=False, metavar="DIR"),
         RunOption("on_bad_row", "error", choice(ON_BAD_ROW_CHOICES),
@@ -292,18 +331,20 @@ def _build() -> dict[str, RunOption]:
         RunOption("allow_unseen_labels", False, flag,
                   "warn instead of stopping when dev or test has labels that training never shows", data, RUN_CURVE,
                   action="flag"),
-        RunOption("train_file", None, path, "training pairs (.tsv, .csv or .jsonl with named columns)", custom,
+        RunOption("train_file", None, path, "training pairs (.tsv, .csv, .jsonl, .parquet or .arrow with named "
+                  "columns)", custom,
                   RUN_CURVE, metavar="FILE"),
         RunOption("dev_file", None, path, "dev pairs, which choose settings and are scored", custom, RUN_CURVE,
                   metavar="FILE"),
         RunOption("test_file", None, path, "test pairs (--eval-split test, or predictions)", custom, RUN_CURVE,
                   metavar="FILE"),
         RunOption("premise_column", None, text, "default: found among premise/hypothesis, sentence1/sentence2, "
-                  "sentence_A/sentence_B; a dotted path names a nested JSON field (input.premise)", custom, ALL,
-                  metavar="NAME"),
+                  "sentence_A/sentence_B, text_a/text_b, question/sentence, ...; a dotted path names a nested JSON "
+                  "field or struct field (input.premise)", custom, ALL, metavar="NAME"),
         RunOption("hypothesis_column", None, text, "see --premise-column", custom, ALL, metavar="NAME"),
         RunOption("label_column", "label", text, "the gold label's column", custom, ALL, metavar="NAME"),
-        RunOption("id_column", None, text, "default: found among id, idx, pairID, pair_id, else line numbers",
+        RunOption("id_column", None, text, "default: found among id, idx, pairID, pair_id, uid, else line numbers "
+                  "(row numbers from 0 in parquet, Arrow and Hugging Face data)",
                   custom, ALL, metavar="NAME"),
         # model and features
         RunOption("model", "lr", choice(_model_names), "the classifier", model, RUN_CURVE,
@@ -317,6 +358,9 @@ def _build() -> dict[str, RunOption]:
                   "unlexicalized, edit distance, two-class LR (and majority)", model, RUN, action="flag"),
         RunOption("ablation_table", False, flag, "the full set and each feature type ablated once", model, RUN,
                   action="flag"),
+        RunOption("artifact_table", False, flag, "annotation artifacts: majority, hypothesis-only, premise-only, "
+                  "unlexicalized, lexicalized and strongest, each against the majority class and hypothesis-only "
+                  "(McNemar's p)", model, RUN, action="flag"),
         RunOption("wordnet", False, flag, "edit distance: let CV choose whether substituting a WordNet synonym "
                   "or hypernym (on lemmas) is free, as EOP's lemma + WordNet configuration does", model, RUN_CURVE,
                   action="flag"),
@@ -379,6 +423,11 @@ def _build() -> dict[str, RunOption]:
         RunOption("predict", None, choice(("test",)), "predict the test split(s) of the benchmark task(s) "
                   "(implied by a prediction directory such as --glue-out)", outputs, RUN, config=False,
                   metavar="SPLIT"),
+        RunOption("with_hans", False, flag, "also score HANS (data dir hans/heuristics_evaluation_set.txt) with this "
+                  "NLI model: accuracy per heuristic on entailed and non-entailed pairs, per subcase", outputs, RUN,
+                  config=False, action="flag"),
+        RunOption("hans_predictions", None, path, "write the HANS predictions as HANS's pairID,gold_label file "
+                  "(implies --with-hans)", outputs, RUN, config=False, metavar="FILE"),
         RunOption("with_ax", False, flag, "also predict the GLUE diagnostic (AX.tsv) with this three-class model",
                   outputs, RUN, config=False, action="flag"),
         RunOption("glue_zip", None, path, "bundle the written prediction files into one flat zip", outputs, RUN,
@@ -386,7 +435,8 @@ def _build() -> dict[str, RunOption]:
         # predict.py
         RunOption("model_file", None, path, "a model file written by run.py --save-model", "prediction", PREDICT,
                   config=False, flag="--model", metavar="FILE"),
-        RunOption("input", None, path, "pairs to label: .tsv, .csv or .jsonl", "prediction", PREDICT,
+        RunOption("input", None, path, "pairs to label: .tsv, .csv, .jsonl, .parquet or .arrow, or hf:NAME[:CONFIG] "
+                  "(its test split, or --test-split)", "prediction", PREDICT,
                   config=False, metavar="FILE"),
         RunOption("predictions", None, path, "where the predictions go (.tsv, .csv or .jsonl)", "prediction",
                   PREDICT, config=False, flag="--out", metavar="FILE"),
