@@ -353,3 +353,12 @@ def test_a_bundle_checks_ids_against_the_test_set_when_it_is_there(cli, data_dir
     path.write_text("".join(lines))
     done = cli("bundle", "glue", path, "--out", tmp_path / "glue.zip", "--data-dir", data_dir)
     assert done.returncode == 2 and "row 1 has index 1, the test set 0" in done.stderr, done.stderr
+
+
+def test_a_skipped_diagnostic_says_where_it_looked_in_one_line(tmp_path):
+    from experiments.corpora import CorpusNotFoundError
+    from experiments.outputs.submissions import _one_line
+    missing = CorpusNotFoundError("ax-g", "test", [tmp_path / "superglue" / "AX-g" / "AX-g.jsonl"], tmp_path,
+                                  "superglue-ax-g")
+    assert _one_line(missing) == (f"corpus 'ax-g' (split 'test') not found (looked for "
+                                  f"{tmp_path / 'superglue' / 'AX-g' / 'AX-g.jsonl'})")

@@ -214,7 +214,7 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
                 pairs = task_corpus.load(task.split, data_dir, on_bad_row).pairs
             except (CorpusNotFoundError, HubError) as exc:
                 if task.diagnostic:
-                    log(f"skipping {task.filename}: {str(exc).splitlines()[0]}")
+                    log(f"skipping {task.filename}: {_one_line(exc)}")
                     continue
                 raise
             pairs = annotate(pairs, progress=progress, jobs=jobs, lemmas=getattr(predictor, "needs_lemmas", False))
@@ -235,6 +235,16 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
         bundle(written, zip_path)
         log(f"bundled {len(written)} file(s) into {zip_path}")
     return written
+
+
+def _one_line(exc: Exception) -> str:
+    """A missing diagnostic in one line: the first line of a missing corpus' message ends in
+    'Looked for:'; the places follow on the next lines."""
+    lines = str(exc).splitlines()
+    searched = getattr(exc, "searched", None)
+    if searched and lines and lines[0].endswith("Looked for:"):
+        return f"{lines[0].removesuffix(' Looked for:').rstrip('.')} (looked for {', '.join(str(p) for p in searched)})"
+    return lines[0] if lines else type(exc).__name__
 
 
 def score_diagnostic(task: SubmissionTask, path: Path, data_dir=None) -> tuple[dict, str] | None:
