@@ -97,6 +97,11 @@ def _predict(args, given: dict, output) -> int:
         named = ", ".join(f"{name.replace('_column', '')} {trained[name]!r}" for name in lacking)
         print(f"note: the model was trained with the column{'s' if len(lacking) > 1 else ''} {named}, which "
               f"{input_name} lacks; finding {'them' if len(lacking) > 1 else 'it'} by name instead", file=sys.stderr)
+    try:  # what the model file remembers is checked as the command line's options are, but said to be the file's
+        RunConfig("predict", **{k: v for k, v in kept.items() if k not in given})
+    except UsageError as exc:
+        raise UsageError(f"{model_path}: the input settings the model remembers are not usable ({exc}); give "
+                         "them on the command line") from None
     config = RunConfig("predict", **{**kept, **given})
     columns = dict(premise=config.premise_column, hypothesis=config.hypothesis_column, label=config.label_column,
                    id_column=config.id_column)

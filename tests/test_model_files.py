@@ -350,3 +350,14 @@ def test_a_model_fitted_along_a_newton_path_saves(demo_matrices, tmp_path):
     loaded = load_predictor(tmp_path / "path.model")
     assert loaded.model.n_features_in_ == X.shape[1] and loaded.model.C == 1.0
     assert np.array_equal(loaded.predict_proba(dev)[1], predictor.predict_proba(dev)[1])
+
+
+def test_settings_a_model_remembers_are_reported_as_the_files_not_as_typed(saved, cli, tmp_path):
+    def blank_label(tree):
+        tree["info"]["label_map"] = {" ": "entailment"}
+    crafted = rewrite(saved, tmp_path / "m.model", head=blank_label)
+    (tmp_path / "pairs.tsv").write_text("premise\thypothesis\nA man sleeps .\tA man is asleep .\n")
+    done = cli("predict", "--model", crafted, "--input", tmp_path / "pairs.tsv", "--out", tmp_path / "p.tsv")
+    assert done.returncode == 2 and not (tmp_path / "p.tsv").exists()
+    assert done.stderr.startswith(f"error: {crafted}: the input settings the model remembers are not usable (")
+    assert done.stderr.strip().endswith("give them on the command line")
