@@ -624,3 +624,15 @@ def test_cr_only_line_endings_keep_every_row(tmp_path):
     data = read_custom(path, "custom", "test")
     assert len(data.pairs) == 301 and data.pairs[-1].premise == "A man number 300 sleeps ."
     assert data.pairs[0].label == "entailment" and data.pairs[0].id == "2"
+
+
+def test_a_nested_field_named_without_its_path_gets_the_dotted_name(tmp_path):
+    from experiments.corpora.readers.common import DataFormatError
+    from experiments.corpora.readers.custom import read_custom
+    path = tmp_path / "nested.jsonl"
+    path.write_text('{"pair": {"p": "A man sleeps .", "h": "A man is asleep ."}, "label": "entailment"}\n')
+    with pytest.raises(DataFormatError, match=r"nested.jsonl:1: missing field 'p' \(the row has pair, label; name it "
+                                              r"pair.p\)"):
+        read_custom(path, "custom", "train", premise="p", hypothesis="pair.h")
+    assert read_custom(path, "custom", "train", premise="pair.p", hypothesis="pair.h").pairs[0].premise == \
+        "A man sleeps ."

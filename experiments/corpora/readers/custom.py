@@ -95,6 +95,16 @@ def _field(row, name: str):
     return True, value
 
 
+def _nested_hint(row, names: list[str]) -> str:
+    """Where a JSON row holds a missing name one level down, the dotted name that reaches it."""
+    if not isinstance(row, dict):
+        return ""
+    found = [f"{key}.{name}" for name in names for key, value in row.items()
+             if isinstance(value, dict) and name in value]
+    keys = ", ".join(map(str, list(row)[:20]))
+    return f" (the row has {keys}" + (f"; name it {' and '.join(found)}" if found else "") + ")"
+
+
 def _columns(path: Path, suffix: str) -> tuple[list[str], dict | None]:
     """The header's column names (TSV, CSV) or the first object's keys (JSONL), and that first
     object; [] for an empty file. A header that names a column twice is an error (which of the
@@ -126,7 +136,9 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
     for number, row in rows:
         (has_p, p_value), (has_h, h_value) = _field(row, premise), _field(row, hypothesis)
         if not has_p or not has_h:
-            bad.bad(number, f"missing field(s) {premise!r}/{hypothesis!r}", "missing field")
+            missing = [name for name, has in ((premise, has_p), (hypothesis, has_h)) if not has]
+            bad.bad(number, f"missing field {' and '.join(map(repr, missing))}{_nested_hint(row, missing)}",
+                    "missing field")
             continue
         sentences = sentence_pair(p_value, h_value, (premise, hypothesis), number, bad, integers=True)
         if sentences is None:
