@@ -83,9 +83,22 @@ def _swap(d):  # The doctor saw the lawyer . -> The lawyer saw the doctor .
     return _clause(a, verb, b) + END, _clause(b, verb, a) + END
 
 
-def _preposition(d):  # The judge behind the manager saw the doctor . -> The doctor saw the manager .
+def _subject_with_pp(d):
+    """(premise "The A near the B saw the C .", a, b, c, verb): drawn in this order, so every
+    template built on it gives the same pairs."""
     a, b, c, (verb, _) = d.noun(), d.noun(), d.noun(), d(TRANSITIVE)
-    premise = _np(a, True) + [(d(PREPOSITIONS), "IN")] + _np(b) + [(verb, "VBD")] + _np(c) + END
+    return _np(a, True) + [(d(PREPOSITIONS), "IN")] + _np(b) + [(verb, "VBD")] + _np(c) + END, a, b, c, verb
+
+
+def _subject_with_object_relative(d):
+    """(premise "The A who the B saw called the C .", a, b, c, saw, called), drawn in this order."""
+    a, b, c = d.noun(), d.noun(), d.noun()
+    (v1, _), (v2, _) = d(TRANSITIVE), d(TRANSITIVE)
+    return _np(a, True) + [("who", "WP")] + _np(b) + [(v1, "VBD"), (v2, "VBD")] + _np(c) + END, a, b, c, v1, v2
+
+
+def _preposition(d):  # The judge behind the manager saw the doctor . -> The doctor saw the manager .
+    premise, a, b, c, verb = _subject_with_pp(d)
     return premise, _clause(c, verb, b) + END
 
 
@@ -110,22 +123,17 @@ def _conjunction_objects(d):  # The doctor saw the lawyer and the judge . -> The
 
 
 def _relative_object(d):  # The actor who the judge saw called the doctor . -> The judge saw the actor .
-    a, b, c = d.noun(), d.noun(), d.noun()
-    (v1, _), (v2, _) = d(TRANSITIVE), d(TRANSITIVE)
-    premise = _np(a, True) + [("who", "WP")] + _np(b) + [(v1, "VBD"), (v2, "VBD")] + _np(c) + END
+    premise, a, b, c, v1, v2 = _subject_with_object_relative(d)
     return premise, _clause(b, v1, a) + END
 
 
 def _around_pp(d):  # The doctor near the actor saw the judge . -> The doctor saw the judge .
-    a, b, c, (verb, _) = d.noun(), d.noun(), d.noun(), d(TRANSITIVE)
-    premise = _np(a, True) + [(d(PREPOSITIONS), "IN")] + _np(b) + [(verb, "VBD")] + _np(c) + END
+    premise, a, b, c, verb = _subject_with_pp(d)
     return premise, _clause(a, verb, c) + END
 
 
 def _around_relative(d):  # The doctor who the actor saw called the judge . -> The doctor called the judge .
-    a, b, c = d.noun(), d.noun(), d.noun()
-    (v1, _), (v2, _) = d(TRANSITIVE), d(TRANSITIVE)
-    premise = _np(a, True) + [("who", "WP")] + _np(b) + [(v1, "VBD"), (v2, "VBD")] + _np(c) + END
+    premise, a, b, c, v1, v2 = _subject_with_object_relative(d)
     return premise, _clause(a, v2, c) + END
 
 

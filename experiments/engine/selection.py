@@ -302,7 +302,7 @@ def _numeric(values) -> bool:
 def _in_order(values) -> list:
     """Numbers from the smallest (so ties keep the smaller C: the stronger regularization); others as given."""
     values = list(values)
-    numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values)
+    numeric = _numeric(values)
     return sorted(values) if numeric else values
 
 

@@ -237,9 +237,8 @@ def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     except (ValueError, TypeError, AttributeError) as exc:
         raise ModelFileError(f"{path}: cannot save this {kind.name}: {exc}") from None
     columns = HEAD_FIELDS["columns"].dump(predictor.columns, writer, "columns")
-    from models.majority import STATE as MAJORITY
-    fallback = kind is MAJORITY and spec.state is not MAJORITY  # a one-class sample: no hyperparameters of spec's
-    params = {} if fallback else predictor.model.get_params()
+    # A row that fell back to the majority class (a one-class sample) has none of its spec's parameters.
+    params = {} if predictor.spec is not spec else predictor.model.get_params()
     hyper = {name: params[name] for name in spec.declared_hyperparameters if name in params}
     head = {"format": MODEL_FORMAT, "format_version": MODEL_FORMAT_VERSION, "suite_version": __version__,
             "versions": {k: str(v) for k, v in versions().items()},
