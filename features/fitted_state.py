@@ -39,23 +39,27 @@ class OptionValue(Field):
         return raw
 
 
+# Each schema's `get` reads its fields off the fitted object (a declared name -> an attribute).
 ENCODER = Schema("vocabulary", {
     "words": Texts(size="n_words", unique=True),
     "tags": Texts(unique=True),
     # Each bigram packs two word ids (left << 31 | right); sorted, as KeyIndex's lookup expects.
     "bigrams": Array("int64", ("n_bigrams",), lo=0, increasing=True),
-})
+}, get=lambda encoder, name: encoder.bigrams_ if name == "bigrams" else list(getattr(encoder, f"{name}_")))
 DENSE = Schema("dense feature type", {
     "center": Array("float64", ("n_values",)),
     "scale": Array("float64", ("n_values",)),
     "bin_edges": Many(Array("float64", ("*",), increasing=True), size="n_values"),
-})
-INDICATOR = Schema("indicator feature type", {"keys": Array("int64", ("n_keys",), lo=0, increasing=True)})
+}, get=lambda feature, name: getattr(feature, f"{name}_"))
+INDICATOR = Schema("indicator feature type", {"keys": Array("int64", ("n_keys",), lo=0, increasing=True)},
+                   get=lambda feature, name: feature.keys_.keys)
 CUSTOM = Schema("custom feature type", {
     "columns": Texts(unique=True),
     # Where the function was defined, so that a missing registration can say what to import.
     "module": Text(max_len=200), "qualname": Text(max_len=200),
-})
+}, get=lambda feature, name: feature.columns_ if name == "columns" else getattr(feature.function, f"__{name}__"))
+
+
 def _type_schema(feature: FeatureType) -> Schema:
     if isinstance(feature, FunctionFeature):
         return CUSTOM
@@ -72,31 +76,13 @@ def dump_featurizer(featurizer: PairFeaturizer, writer, path: str) -> dict:
     state = {
         "types": list(featurizer.types_),
         "options": featurizer.options(),
-        "vocabulary": ENCODER.dump(_EncoderView(encoder), writer, f"{path}.vocabulary"),
+        "vocabulary": ENCODER.dump(encoder, writer, f"{path}.vocabulary"),
         "fitted": {},
     }
     for name, feature in featurizer.types_.items():
         schema = _type_schema(feature)
-        state["fitted"][name] = schema.dump(_TypeView(feature), writer, f"{path}.fitted.{name}")
+        state["fitted"][name] = schema.dump(feature, writer, f"{path}.fitted.{name}")
     return state
-
-
-class _EncoderView:
-    def __init__(self, encoder: Encoder):
-        self.words, self.tags, self.bigrams = list(encoder.words_), list(encoder.tags_), encoder.bigrams_
-
-
-class _TypeView:
-    """A fitted type's declared values under their schema's names."""
-
-    def __init__(self, feature: FeatureType):
-        if isinstance(feature, FunctionFeature):
-            self.columns, self.module, self.qualname = (feature.columns_, feature.function.__module__,
-                                                        feature.function.__qualname__)
-        elif isinstance(feature, DenseFeature):
-            self.center, self.scale, self.bin_edges = feature.center_, feature.scale_, feature.bin_edges_
-        else:
-            self.keys = feature.keys_.keys
 
 
 def load_featurizer(raw, reader, path: str) -> PairFeaturizer:

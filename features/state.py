@@ -16,7 +16,7 @@ its path, with the dtype and shape it must have, so the reader can refuse before
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -384,7 +384,6 @@ class Schema:
     build: Callable[[dict, Sizes], Any] | None = None
     get: Callable[[Any, str], Any] = _default_get
     check: Callable[[dict, Sizes], None] | None = None
-    sizes: Callable[[Any], dict] = field(default=lambda obj: {})
 
     def dump(self, obj, writer: Writer, path: str) -> dict:
         return {name: f.dump(self.get(obj, name), writer, f"{path}.{name}") for name, f in self.fields.items()}
