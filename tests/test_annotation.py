@@ -406,6 +406,27 @@ def test_spacy_lemmas_from_given_tags(tmp_path):
     assert pairs[0].hypothesis_lemmas == ("the", "dog", "sit")
 
 
+
+@needs_spacy_model
+def test_remembered_lemmas_equal_lemmas_in_context():
+    # The lemmatizer looks a (word, tag) up once; sentences where a multi-token rule of the
+    # attribute ruler applies ("gon na", "let 's", "y' all", "ai n't") are lemmatized whole.
+    sentences = [(("We", "are", "gon", "na", "go"), ("PRP", "VBP", "VBG", "TO", "VB")),
+                 (("I", "ai", "n't", "happy"), ("PRP", "VBP", "RB", "JJ")),
+                 (("Let", "'s", "go", "on"), ("VB", "PRP", "VB", "RP")),
+                 (("y'", "all", "went"), ("PRP", "DT", "VBD")),
+                 (("The", "dogs", "were", "running", "on", "all", "fours", "."), ("DT", "NNS", "VBD", "VBG", "IN",
+                                                                                  "DT", "NNS", ".")),
+                 (("He", "'s", "gon"), ("PRP", "VBZ", "VBG")),
+                 (("", "men"), ("NN", "NNS"))]
+    lemmatizer = SpacyLemmatizer()
+    remembered = lemmatizer.lemmatize(sentences)
+    assert remembered == lemmatizer._in_context([t for t, _ in sentences], [g for _, g in sentences])
+    assert remembered[0] == ("we", "be", "go", "to", "go") and remembered[3][0] == "you"
+    assert remembered[6] == ("", "man")
+    assert lemmatizer.in_context_([t for t, _ in sentences]) == [0, 1, 2, 3]
+    assert lemmatizer.memo_[("dogs", "NNS")] == "dog"
+
 @pytest.mark.skipif(os.name != "posix", reason="symbolic links and FIFOs are POSIX files")
 @pytest.mark.parametrize("kind", ["link to /dev/zero", "fifo", "link to a shard"])
 def test_cache_entries_that_are_not_regular_files_are_ignored(tmp_path, kind):
