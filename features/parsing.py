@@ -16,13 +16,14 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 
-from .annotation import CHUNK_SENTENCES, AnnotationCache, _installed_model, _model_id, _progress, default_cache_dir
+from .annotation import CHUNK_SENTENCES, PARALLEL_MIN_SENTENCES, AnnotationCache, _installed_model, _model_id, _progress, default_cache_dir
 
 Tokens = tuple[str, ...]
 Parse = tuple[np.ndarray, np.ndarray]  # (head position per token int32, label id per token uint8)
@@ -64,6 +65,40 @@ class SpacyParser:
         for doc in self.nlp_.pipe(docs, batch_size=256):
             out.append((tuple(str(t.head.i) for t in doc), tuple(t.dep_ for t in doc)))
         return out
+
+    def parse_chunks(self, sentences: Sequence[Tokens], jobs: int = 1) -> Iterator[list[tuple[Tokens, Tokens]]]:
+        """`parse` of consecutive chunks of CHUNK_SENTENCES, each delivered when done; with jobs > 1
+        and PARALLEL_MIN_SENTENCES or more sentences, on that many worker processes (the parse of
+        an SNLI-sized corpus is minutes of one core's work)."""
+        chunks = [sentences[i:i + CHUNK_SENTENCES] for i in range(0, len(sentences), CHUNK_SENTENCES)]
+        if jobs > 1 and len(sentences) >= PARALLEL_MIN_SENTENCES:
+            import multiprocessing
+            # spawn: the caller may hold threads (the featurizer's lanes), which fork would copy mid-step.
+            with multiprocessing.get_context("spawn").Pool(jobs, _worker_init, (self.model,)) as pool:
+                yield from pool.imap(_worker_parse, chunks)
+        else:
+            for part in chunks:
+                yield self.parse(part)
+
+
+_WORKER_PARSER: SpacyParser | None = None
+
+
+def _worker_init(model: str | None) -> None:
+    global _WORKER_PARSER
+    _WORKER_PARSER = SpacyParser(model)
+
+
+def _worker_parse(sentences: list[Tokens]) -> list[tuple[Tokens, Tokens]]:
+    return _WORKER_PARSER.parse(sentences)
+
+
+def parse_workers() -> int:
+    """Worker processes for a large parse: every core, or as many as OMP_NUM_THREADS allows where
+    a parent set it (a grid's worker process gets its share of the cores)."""
+    limit = os.environ.get("OMP_NUM_THREADS", "")
+    cores = os.cpu_count() or 1
+    return min(cores, int(limit)) if limit.isdigit() and int(limit) > 0 else cores
 
 
 def _key(tokens: Tokens) -> str:
@@ -133,10 +168,15 @@ def parse_sentences(sentences: Sequence[Tokens], *, parser=None, cache_dir: Path
         counts["cached"] = len(missing) - len(todo)
         del known
         bar = _progress(len(todo), "parsing", progress)
+        sentences_todo = [sentence for _, sentence in todo]
+        chunked = getattr(parser, "parse_chunks", None)
+        stream = (chunked(sentences_todo, jobs=parse_workers()) if chunked is not None else
+                  (parser.parse(sentences_todo[i:i + CHUNK_SENTENCES]) for i in range(0, len(todo), CHUNK_SENTENCES)))
+        done = 0
         try:
-            for start in range(0, len(todo), CHUNK_SENTENCES):
-                part = todo[start:start + CHUNK_SENTENCES]
-                results = parser.parse([sentence for _, sentence in part])
+            for results in stream:
+                part = todo[done:done + CHUNK_SENTENCES]
+                done += len(part)
                 if len(results) != len(part):
                     raise RuntimeError(f"parser {parser.name} returned {len(results)} parses for {len(part)}")
                 fresh = {}
@@ -151,6 +191,10 @@ def parse_sentences(sentences: Sequence[Tokens], *, parser=None, cache_dir: Path
                 bar.update(len(part))
         finally:
             bar.close()
+            if hasattr(stream, "close"):
+                stream.close()  # a worker pool ends with its generator
+        if done != len(todo):
+            raise RuntimeError(f"parser {parser.name} returned parses for {done} of {len(todo)} sentences")
         cache.compact()
         counts["parsed"] = len(todo)
         with _MEMO_LOCK:

