@@ -106,6 +106,11 @@ def types_need_lemmas(names) -> bool:
     return any(getattr(FEATURE_TYPES[name], "needs_lemmas", False) for name in names)
 
 
+def types_need_parses(names) -> bool:
+    """Whether any of these feature types reads dependency parses (`features.parsing`)."""
+    return any(getattr(FEATURE_TYPES.get(name), "needs_parses", False) for name in names)
+
+
 def pairwise_types(names) -> list[str]:
     """The types among `names` that cross every premise token with every hypothesis token."""
     return [name for name in names if getattr(FEATURE_TYPES.get(name), "pairwise", False)]

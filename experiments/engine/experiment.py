@@ -68,6 +68,9 @@ def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
     matrix_types = [t for t in features.FEATURE_TYPES if any(t in r.feature_types for r in rows)]
     if matrix_types:
         from features.parsing import parse_progress
+        from features.registry import types_need_parses
+        if types_need_parses(matrix_types):
+            timings["parse"] = _parse_splits(data, config.progress, log)
         started = time.perf_counter()
         featurizer = PairFeaturizer(features=matrix_types, **config.featurizer)
         with parse_progress(config.progress):  # the dependency parse, where a type reads one, can take minutes
@@ -82,6 +85,21 @@ def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
         log(f"featurized {len(data.train)} training pairs into {featurizer.n_features_out_} columns "
             f"in {timings['featurize']:.1f}s")
     return Prepared(corpus, data, featurizer, matrices, timings)
+
+
+def _parse_splits(data: Splits, progress: bool, log) -> float:
+    """Parse every distinct sentence of the splits once, before featurizing: the types that read
+    parses then find them in memory. One stage with its own time and progress bar, and one pool
+    of parser workers for all splits rather than one per split inside the featurizer."""
+    from features.parsing import parse_sentences
+    started = time.perf_counter()
+    splits = [data.train, data.selection or [], data.evaluation or []]
+    sentences = list(dict.fromkeys(s for split in splits for p in split for s in (p.premise_tokens,
+                                                                                   p.hypothesis_tokens)))
+    parse_sentences(sentences, progress=progress, stats=(stats := {}))
+    seconds = time.perf_counter() - started
+    log(f"parsed {stats['parsed']} sentences ({stats['sentences']} distinct, {stats['cached']} cached) in {seconds:.1f}s")
+    return seconds
 
 
 def _label_set(corpus, y_train: np.ndarray, binary: bool) -> list[str]:
