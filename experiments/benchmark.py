@@ -5,6 +5,7 @@
     python experiments/benchmark.py --pairs 550152 --end-to-end --json results/e2e.json   # read..predict
     python experiments/benchmark.py --end-to-end --scaling 55000,550152 --C 0.03 --json results/scaling.json
     python experiments/benchmark.py --main-job --repeats 3 --json results/main-job.json   # run.py as a process
+    python experiments/benchmark.py --strongest --repeats 1 --json results/strongest.json   # strongest, cold, warm
     python experiments/benchmark.py --curve --repeats 3 --json results/curve.json         # the SNLI learning curve
     python experiments/benchmark.py --formats /tmp/formats --data-dir DIR   # jsonl vs parquet vs Arrow reading
 
@@ -24,6 +25,9 @@ newton-cg run to 1e-8 on 100,000 of the pairs (`objective_gap`, `accuracy_gap_vs
 --main-job times the README's main job, `experiments/run.py --dataset snli --ablate
 cross_bigrams`, as a process on the generated corpus (or on --data-dir), --repeats times:
 wall time, peak RSS, the stages of its record, the choice of C and convergence of every fit.
+--strongest times `experiments/run.py --dataset snli --features strongest` the same way, from an
+empty annotation cache (every sentence lemmatized and parsed) and then again from the cache that
+run filled, with each run's stages (the parse among them) and each feature type's time.
 --curve does the same for the README's SNLI-scale learning curve (7 sizes x 3 seeds x 2
 configs, --jobs 2), from an empty output directory each time.
 """
@@ -59,6 +63,10 @@ def main(argv=None) -> int:
     parser.add_argument("--main-job", action="store_true",
                         help="time `experiments/run.py --dataset snli --ablate cross_bigrams` as a process, "
                              "--repeats times, on the generated corpus (or on --data-dir)")
+    parser.add_argument("--strongest", action="store_true",
+                        help="time `experiments/run.py --dataset snli --features strongest` as a process, cold (an "
+                             "empty annotation cache) then warm, --repeats times, on the generated corpus (or on "
+                             "--data-dir)")
     parser.add_argument("--curve", action="store_true",
                         help="time the README's SNLI-scale learning curve as a process, --repeats times, on the "
                              "generated corpus (or on --data-dir)")
@@ -98,9 +106,9 @@ def main(argv=None) -> int:
         if not args.data_dir:
             write_snli_jsonl(generate_pairs(args.pairs, seed=args.seed), Path(args.formats) / jsonl.name)
         record.update(bench_formats(jsonl, Path(args.formats), args.repeats))
-    elif args.main_job or args.curve:
-        record.update(bench_commands("main_job" if args.main_job else "curve", args.data_dir, args.pairs, args.seed,
-                                     args.repeats))
+    elif args.main_job or args.curve or args.strongest:
+        which = "main_job" if args.main_job else "strongest" if args.strongest else "curve"
+        record.update(bench_commands(which, args.data_dir, args.pairs, args.seed, args.repeats))
     elif args.tagging:
         record["tagging"] = bench_tagging(args.data_dir, args.tag_sentences)
     elif args.end_to_end:

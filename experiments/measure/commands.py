@@ -3,6 +3,9 @@ corpus (train 550,152 pairs, dev 10,000) and timed from outside:
 
 - the main job, `experiments/run.py --dataset snli --ablate cross_bigrams`: wall time, peak RSS,
   the stages its run record reports, the choice of C and whether every fit converged;
+- the strongest group, `experiments/run.py --dataset snli --features strongest`, cold (an empty
+  annotation cache: every sentence lemmatized and parsed) and then warm (the same cache), each
+  with the stages of its record (reading and lemmas, the parse, featurizing by type, the C path);
 - the learning curve, `learning_curves/run.py --dataset snli --sizes 1,...,all --seeds 3
   --configs lexicalized,unlexicalized --jobs 2`: wall time, peak RSS (of the whole process
   tree, whose workers run side by side), and the figures of its curve.json.
@@ -26,6 +29,7 @@ import psutil
 from . import log
 
 MAIN_JOB = ["--dataset", "snli", "--ablate", "cross_bigrams"]
+STRONGEST = ["--dataset", "snli", "--features", "strongest"]
 CURVE = ["--dataset", "snli", "--sizes", "1,10,100,1000,10000,100000,all", "--seeds", "3",
          "--configs", "lexicalized,unlexicalized", "--jobs", "2"]
 REPO = Path(__file__).resolve().parents[2]
@@ -40,7 +44,7 @@ def write_corpus(data_dir: Path, n_pairs: int, seed: int, dev_pairs: int = 10_00
     write_snli_jsonl(pairs[n_pairs:], data_dir / "snli_1.0_dev.jsonl")
 
 
-def run_process(command: list[str], logs: Path) -> dict:
+def run_process(command: list[str], logs: Path, env: dict | None = None) -> dict:
     """Run `command` from the repository; wall seconds, its peak RSS (the kernel's maximum for the
     child and the descendants it waited for), the peak of the whole tree's summed RSS (sampled
     every 0.1 s), the load average before and after, and the tail of its stderr."""
@@ -48,7 +52,8 @@ def run_process(command: list[str], logs: Path) -> dict:
     tree_peak = [0]
     started = time.perf_counter()
     with open(logs.with_suffix(".stdout"), "w+") as stdout, open(logs.with_suffix(".stderr"), "w+") as stderr:
-        child = subprocess.Popen(command, cwd=REPO, stdout=stdout, stderr=stderr, text=True)
+        child = subprocess.Popen(command, cwd=REPO, stdout=stdout, stderr=stderr, text=True,
+                                 env=None if env is None else {**os.environ, **env})
         done = threading.Event()
 
         def sample():
@@ -82,19 +87,19 @@ def run_process(command: list[str], logs: Path) -> dict:
             "load_average_after": os.getloadavg(), "stderr_tail": errors[-2000:]}
 
 
-def main_job_once(data_dir: Path, out: Path) -> dict:
-    """One main job: the process figures and those of its run record."""
-    command = [sys.executable, str(REPO / "experiments" / "run.py"), *MAIN_JOB, "--data-dir", str(data_dir),
+def main_job_once(data_dir: Path, out: Path, arguments: list[str] = MAIN_JOB, env: dict | None = None) -> dict:
+    """One main job (or run.py with other `arguments`): the process figures and those of its run record."""
+    command = [sys.executable, str(REPO / "experiments" / "run.py"), *arguments, "--data-dir", str(data_dir),
                "--out", str(out), "--overwrite"]
-    figures = run_process(command, out)
+    figures = run_process(command, out, env)
     record = json.loads(out.read_text())
     row = record["rows"][0]
     selection = row.get("selection", {})
     fits = list(selection.get("fits", {}).values())
     timings = {k: v for k, v in record["timings"].items() if isinstance(v, (int, float))}
     return {
-        "command": ["python", "experiments/run.py", *MAIN_JOB, "--data-dir", "DIR", "--out", "FILE", "--overwrite"],
-        **figures, "stages": timings,
+        "command": ["python", "experiments/run.py", *arguments, "--data-dir", "DIR", "--out", "FILE", "--overwrite"],
+        **figures, "stages": timings, "featurize_by_type": record["timings"].get("featurize_by_type"),
         "outside_stages_seconds": figures["wall_seconds"] - sum(timings.values()),  # start-up, imports, the record
         "chosen": selection.get("chosen"), "scores": selection.get("scores"), "skipped": selection.get("skipped"),
         "stopped_early": selection.get("stopped_early"), "refit": selection.get("refit"),
@@ -104,6 +109,14 @@ def main_job_once(data_dir: Path, out: Path) -> dict:
         "dev_accuracy": record["metrics"]["dev"]["accuracy"], "train_accuracy": record["metrics"]["train"]["accuracy"],
         "n_columns": row.get("n_columns"),
     }
+
+
+def strongest_once(data_dir: Path, out: Path) -> dict:
+    """The strongest group from an empty annotation cache, then again from the cache it filled."""
+    cache = out.parent / f"{out.stem}-cache"
+    cold = main_job_once(data_dir, out.with_name(f"{out.stem}-cold.json"), STRONGEST, {"NLI_CACHE_DIR": str(cache)})
+    warm = main_job_once(data_dir, out.with_name(f"{out.stem}-warm.json"), STRONGEST, {"NLI_CACHE_DIR": str(cache)})
+    return {"cold": cold, "warm": warm, "wall_seconds": cold["wall_seconds"] + warm["wall_seconds"]}
 
 
 def curve_once(data_dir: Path, out: Path) -> dict:
@@ -128,7 +141,7 @@ def bench_commands(which: str, data_dir: str | None, n_pairs: int, seed: int, re
     """`repeats` runs of the main job (which="main_job") or of the learning curve ("curve"), on
     `data_dir` or on the generated corpus written to a temporary directory; medians of wall time
     and peak RSS, every run kept."""
-    once = {"main_job": main_job_once, "curve": curve_once}[which]
+    once = {"main_job": main_job_once, "curve": curve_once, "strongest": strongest_once}[which]
     source = data_dir or f"generated (experiments.corpora.synthetic, seed {seed})"
     with tempfile.TemporaryDirectory(prefix=f"nli-{which}-") as scratch:
         if data_dir is None:
@@ -140,12 +153,20 @@ def bench_commands(which: str, data_dir: str | None, n_pairs: int, seed: int, re
         for i in range(repeats):
             runs.append(once(Path(data_dir), Path(scratch) / f"{which}-{i}" if which == "curve"
                              else Path(scratch) / f"record-{i}.json"))
+            if which == "strongest":
+                for kind in ("cold", "warm"):
+                    r = runs[-1][kind]
+                    log(f"strongest run {i + 1}/{repeats}, {kind}: {_main_job_line(r)}")
+                continue
             r = runs[-1]
             log(f"{which} run {i + 1}/{repeats}: {r['wall_seconds']:.1f}s wall, peak RSS "
                 f"{r['peak_rss_bytes'] / 2 ** 30:.2f} GiB (process tree {r['peak_tree_rss_bytes'] / 2 ** 30:.2f} GiB)"
                 + (f", C={r['chosen']}, dev {100 * r['dev_accuracy']:.2f}%, stages "
                    f"{', '.join(f'{k} {v:.1f}' for k, v in r['stages'].items())}" if which == "main_job" else "")
                 + f"; load {r['load_average_before'][0]:.2f} -> {r['load_average_after'][0]:.2f}")
+    if which == "strongest":
+        return {which: {"data_dir": source, "runs": runs,
+                        **{kind: _summary([r[kind] for r in runs]) for kind in ("cold", "warm")}}}
     walls = [r["wall_seconds"] for r in runs]
     peaks = [r["peak_rss_bytes"] for r in runs]
     summary = {"data_dir": source, "runs": runs, "wall_seconds_median": statistics.median(walls), "wall_seconds_runs": walls,
@@ -156,3 +177,21 @@ def bench_commands(which: str, data_dir: str | None, n_pairs: int, seed: int, re
                        every_fit_converged=all(r["every_fit_converged"] for r in runs),
                        same_choice_every_run=len({json.dumps(r["chosen"]) for r in runs}) == 1)
     return {which: summary}
+
+
+def _main_job_line(r: dict) -> str:
+    return (f"{r['wall_seconds']:.1f}s wall, peak RSS {r['peak_rss_bytes'] / 2 ** 30:.2f} GiB (process tree "
+            f"{r['peak_tree_rss_bytes'] / 2 ** 30:.2f} GiB), C={r['chosen']}, dev {100 * r['dev_accuracy']:.2f}%, "
+            f"stages {', '.join(f'{k} {v:.1f}' for k, v in r['stages'].items())}; "
+            f"load {r['load_average_before'][0]:.2f} -> {r['load_average_after'][0]:.2f}")
+
+
+def _summary(runs: list[dict]) -> dict:
+    """Medians over runs of run.py (wall, peak RSS, each stage), and whether they agree."""
+    return {"wall_seconds_median": statistics.median(r["wall_seconds"] for r in runs),
+            "peak_rss_bytes_median": int(statistics.median(r["peak_rss_bytes"] for r in runs)),
+            "peak_tree_rss_bytes_max": max(r["peak_tree_rss_bytes"] for r in runs),
+            "stages_median": {k: statistics.median(r["stages"].get(k, 0.0) for r in runs) for k in runs[0]["stages"]},
+            "every_fit_converged": all(r["every_fit_converged"] for r in runs),
+            "same_choice_every_run": len({json.dumps(r["chosen"]) for r in runs}) == 1,
+            "dev_accuracy": [r["dev_accuracy"] for r in runs]}
