@@ -145,7 +145,8 @@ def sides(pairs, relations: WordNetRelations, parse: bool, name: str) -> tuple[F
     np.cumsum(lengths, out=offsets[1:])
     head = label = None
     if parse:
-        head, label = flat_parses(t_tokens)
+        trees = [getattr(pairs[i % n], "premise_tree" if i < n else "hypothesis_tree") for i in first]
+        head, label = flat_parses(t_tokens, trees=trees if any(t is not None for t in trees) else None)
     # Content words: NN*, VB*, JJ*, RB*, but not auxiliaries or negation words.
     negator_forms = vocabulary.form_ids(NEGATORS)
     content = (pos >= 0) & ~np.isin(form, negator_forms)

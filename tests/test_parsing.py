@@ -37,7 +37,7 @@ A, B = ("A", "dog", "runs"), ("Cats", "sleep")
 def test_parsed_once_then_from_memo_then_from_disk(tmp_path):
     parser, stats = CountingParser(), {}
     first = parse_sentences([A, B, A], parser=parser, cache_dir=tmp_path, stats=stats)
-    assert parser.calls == 2 and stats == {"sentences": 2, "memo": 0, "cached": 0, "parsed": 2}
+    assert parser.calls == 2 and stats == {"sentences": 2, "from_trees": 0, "memo": 0, "cached": 0, "parsed": 2}
     assert first[0][0].tolist() == [0, 0, 0] and first[0][1].tolist() == [LABEL_ID["ROOT"], LABEL_ID["dep"],
                                                                            LABEL_ID["dep"]]
     parse_sentences([A], parser=parser, cache_dir=tmp_path, stats=stats)
@@ -134,3 +134,21 @@ def test_worker_processes_parse_as_the_parser_does(monkeypatch):
     alone = [p for part in parser.parse_chunks(sentences, jobs=1) for p in part]
     workers = [p for part in parser.parse_chunks(sentences, jobs=2) for p in part]
     assert workers == alone and len(alone) == len(sentences)
+
+
+def test_parses_are_read_off_trees_where_the_corpus_ships_them(tmp_path):
+    # SNLI's trees give the parse without a parser; a tree whose leaves are other tokens (or a
+    # malformed one) leaves the sentence to the parser. The parser's memo never answers for a
+    # sentence that came with a tree.
+    tree = "(ROOT (S (NP (DT A) (NN dog)) (VP (VBZ runs))))"
+    parser, stats = CountingParser(), {}
+    parse_sentences([B], parser=parser, cache_dir=tmp_path)  # B now in the parser's memo
+    parses = parse_sentences([A, B, ("Cats", "nap")], trees=[tree, "(ROOT (S (NP (NNS Cats)) (VP (VBP sleep))))", tree],
+                             parser=parser, cache_dir=tmp_path, stats=stats)
+    heads, labels = parses[0]
+    assert heads.tolist() == [1, 2, 2] and [parsing.LABELS[i] for i in labels] == ["det", "nsubj", "ROOT"]
+    assert [parsing.LABELS[i] for i in parses[1][1]] == ["nsubj", "ROOT"]  # read off its tree, not the memo's
+    assert parses[2][1].tolist() == [LABEL_ID["ROOT"], LABEL_ID["dep"]]  # the tree's leaves differ: parsed
+    assert stats["from_trees"] == 2 and stats["parsed"] == 1 and parser.calls == 2
+    heads, labels = flat_parses([A, B], trees=[tree, None])
+    assert heads.tolist() == [1, 2, 2, 3, 3]  # B without a tree: the parser's (memo)

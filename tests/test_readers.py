@@ -636,3 +636,16 @@ def test_a_nested_field_named_without_its_path_gets_the_dotted_name(tmp_path):
         read_custom(path, "custom", "train", premise="p", hypothesis="pair.h")
     assert read_custom(path, "custom", "train", premise="pair.p", hypothesis="pair.h").pairs[0].premise == \
         "A man sleeps ."
+
+
+def test_snli_pairs_keep_their_trees_and_share_a_premise_s(tmp_path):
+    # The trees are where the strongest group's dependency parses come from (no parser needed).
+    premise = "(ROOT (S (NP (DT A) (NN dog)) (VP (VBZ runs))))"
+    rows = [{"sentence1": "A dog runs", "sentence2": h, "gold_label": "neutral", "sentence1_parse": premise,
+             "sentence2_parse": f"(ROOT (NP (NN {h})))", "pairID": str(i)} for i, h in enumerate(("x", "y"))]
+    path = tmp_path / "snli_1.0_dev.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    first, second = read_nli(path, "snli", "dev").pairs
+    assert first.premise_tree == premise and first.hypothesis_tree == "(ROOT (NP (NN x)))"
+    assert first.premise_tree is second.premise_tree and first.premise_tokens is second.premise_tokens
+    assert first == first.with_annotation((("A", "dog", "runs"), ("DT", "NN", "VBZ")), (("x",), ("NN",)))

@@ -47,7 +47,15 @@ class _SharedParses(dict):
 
     def __missing__(self, parse: str):
         value = self[parse] = tokens_and_tags(parse)
+        self.trees[parse] = parse
         return value
+
+    def __init__(self):
+        super().__init__()
+        self.trees: dict[str, str] = {}  # each parse string kept once, however many pairs share it
+
+    def tree(self, parse: str) -> str:
+        return self.trees.get(parse, parse)
 
 
 def _well_formed_pair(row: dict, number: int, id_field: str, labeled: bool, parses: _SharedParses) -> Pair | None:
@@ -78,7 +86,8 @@ def _well_formed_pair(row: dict, number: int, id_field: str, labeled: bool, pars
         # Premises repeat (SNLI: ~3.7 pairs each) and share their tuples; hypotheses hardly ever
         # repeat, so a cache would only hold their parse strings.
         (pt, ptags), (ht, htags) = parses[p1], tokens_and_tags(p2)
-        return Pair(pair_id, premise, hypothesis, label, pt, ptags, ht, htags, meta=meta)
+        return Pair(pair_id, premise, hypothesis, label, pt, ptags, ht, htags, premise_tree=parses.tree(p1),
+                    hypothesis_tree=p2, meta=meta)
     return Pair(pair_id, premise, hypothesis, label, meta=meta)
 
 
@@ -120,7 +129,8 @@ def _pair_from_row(row: dict, number: int, bad: BadRows, id_field: str, labeled:
     annotation = {}
     if p1 and p2:
         (pt, ptags), (ht, htags) = parses[p1], parses[p2]
-        annotation = dict(premise_tokens=pt, premise_tags=ptags, hypothesis_tokens=ht, hypothesis_tags=htags)
+        annotation = dict(premise_tokens=pt, premise_tags=ptags, hypothesis_tokens=ht, hypothesis_tags=htags,
+                          premise_tree=parses.tree(p1), hypothesis_tree=parses.tree(p2))
     meta = {"genre": texts["genre"]} if texts.get("genre") else {}
     return Pair(pair_id, *sentences, label, meta=meta, **annotation)
 
