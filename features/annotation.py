@@ -183,6 +183,10 @@ class SpacyLemmatizer:
     ~700,000 pipeline runs (~180 s) into one run over the ~60,000 distinct (word, tag) pairs.
     """
 
+    # Remembering (word, tag) lemmas makes a sentence's lemmas cheaper to compute than to look up
+    # in the disk cache (its content key alone costs more): `annotate` keeps no cache for them.
+    disk_cache = False
+
     def __init__(self, model: str | None = None):
         self.model = model
 
@@ -193,6 +197,7 @@ class SpacyLemmatizer:
     def lemmatize(self, sentences: Sequence[tuple[Tokens, Tokens]], progress: bool = False) -> list[Tokens]:
         if getattr(self, "nlp_", None) is None:
             self.nlp_ = _load_spacy(self.model or _installed_model(), LEMMATIZER_PIPES)
+            _index_as_sets(self.nlp_)
             self.memo_ = {}  # (word, tag) -> lemma, for words no multi-token pattern can touch
             self.in_context_ = _sentences_in_context(self.nlp_)
         in_context, memo = self.in_context_, self.memo_
@@ -224,6 +229,19 @@ class SpacyLemmatizer:
                 doc = proc(doc)
             out.append(tuple(t.lemma_ if w else "" for t, w in zip(doc, tokens)))
         return out
+
+
+def _index_as_sets(nlp) -> None:
+    """The rule lemmatizer asks `form in index` of its per-POS word lists for every suffix rule;
+    as lists that is a scan of up to 57,000 words (~0.5 ms a word); as sets, the same answers at once."""
+    lemmatizer = nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.pipe_names else None
+    lookups = getattr(lemmatizer, "lookups", None)
+    if lookups is None or not lookups.has_table("lemma_index"):
+        return
+    table = lookups.get_table("lemma_index")
+    for key, words in list(table.items()):
+        if isinstance(words, list):
+            table[key] = frozenset(words)
 
 
 # Token attributes that name the word itself, in a matcher pattern.
@@ -278,11 +296,15 @@ def _sentences_in_context(nlp):
                     return True
         return False
 
+    judged: set[str] = set()
+    starters: set[str] = set()
+
     def in_context(token_tuples: Sequence[Tokens]) -> list[int]:
-        # Words that could start a pattern are found once per distinct word; only the few sentences
-        # holding one are matched in full.
-        distinct = set(chain.from_iterable(token_tuples))
-        starters = {w for w in distinct if any(fits(w, tests[0]) for tests in sequences)}
+        # Whether a word could start a pattern is decided once per distinct word; only the few
+        # sentences holding such a word are matched in full.
+        new = set(chain.from_iterable(token_tuples)) - judged
+        starters.update(w for w in new if any(fits(w, tests[0]) for tests in sequences))
+        judged.update(new)
         return [i for i, tokens in enumerate(token_tuples) if not starters.isdisjoint(tokens) and matches(tokens)]
     return in_context
 
@@ -551,11 +573,12 @@ def _content_key(tokens: Tokens, tags: Tokens) -> str:
     return hashlib.blake2b(json.dumps([tokens, tags], ensure_ascii=False).encode(), digest_size=16).hexdigest()
 
 
-def _lemmatize(sentences: list[tuple[Tokens, Tokens]], lemmatizer: Lemmatizer, cache: AnnotationCache,
+def _lemmatize(sentences: list[tuple[Tokens, Tokens]], lemmatizer: Lemmatizer, cache: AnnotationCache | None,
                progress: bool, counts: dict) -> dict[tuple[Tokens, Tokens], Tokens]:
-    """Lemmas of distinct (tokens, tags), from the cache or the lemmatizer."""
-    keys = [_content_key(tokens, tags) for tokens, tags in sentences]
-    known = cache.load()
+    """Lemmas of distinct (tokens, tags), from the cache or the lemmatizer (from the lemmatizer
+    alone where it keeps no disk cache: `cache` None)."""
+    keys = [_content_key(tokens, tags) for tokens, tags in sentences] if cache else [None] * len(sentences)
+    known = cache.load() if cache else {}
     found, missing = {}, []
     for key, sentence in zip(keys, sentences):
         entry = known.get(key)
@@ -573,16 +596,19 @@ def _lemmatize(sentences: list[tuple[Tokens, Tokens]], lemmatizer: Lemmatizer, c
                 raise RuntimeError(f"lemmatizer {lemmatizer.name} returned {len(lemmas)} results for {len(part)}")
             fresh = {}
             for (key, sentence), sentence_lemmas in zip(part, lemmas):
-                fresh[key] = (tuple(sentence_lemmas),)
-                if len(fresh[key][0]) != len(sentence[0]):
-                    raise ValueError(f"lemmatizer {lemmatizer.name}: {len(fresh[key][0])} lemmas for "
+                entry = tuple(sentence_lemmas)
+                if len(entry) != len(sentence[0]):
+                    raise ValueError(f"lemmatizer {lemmatizer.name}: {len(entry)} lemmas for "
                                      f"{len(sentence[0])} tokens {sentence[0]!r}")
-                found[sentence] = fresh[key][0]
-            cache.add(fresh)
+                fresh[key] = (entry,)
+                found[sentence] = entry
+            if cache:
+                cache.add(fresh)
             bar.update(len(part))
     finally:
         bar.close()
-    cache.compact()
+    if cache:
+        cache.compact()
     counts.update(lemmatized=len(missing), lemmas_cached=len(sentences) - len(missing))
     return found
 
@@ -613,12 +639,12 @@ def annotate(pairs: Iterable[Pair], *, tagger: Tagger | None = None, cache_dir: 
     if lemmas and any(not p.has_lemmas for p in pairs):
         if lemmatizer is None:
             lemmatizer = SpacyLemmatizer(tagger.model if isinstance(tagger, SpacyTagger) else None)
-        cache = AnnotationCache(root, lemmatizer.name)
+        cache = AnnotationCache(root, lemmatizer.name) if getattr(lemmatizer, "disk_cache", True) else None
         # (tokens, tags) tuples are a cheap exact key for deduplication: the content digest is taken once each.
         wanted = list(dict.fromkeys((tokens, tags) for p in pairs for tokens, tags, known in _sides(p)
                                     if known is None))
         found = _lemmatize(wanted, lemmatizer, cache, progress, counts)
-        counts["rebuilt_shards"] += cache.rebuilt_shards
+        counts["rebuilt_shards"] += cache.rebuilt_shards if cache else 0
         pairs = [p if p.has_lemmas else p.with_annotation(*(
             (tokens, tags, known if known is not None else found[tokens, tags]) for tokens, tags, known in _sides(p)))
             for p in pairs]
