@@ -28,6 +28,9 @@ wall time, peak RSS, the stages of its record, the choice of C and convergence o
 --strongest times `experiments/run.py --dataset snli --features strongest` the same way, from an
 empty annotation cache (every sentence lemmatized and parsed) and then again from the cache that
 run filled, with each run's stages (the parse among them) and each feature type's time.
+--tree-parses FILE measures how far the dependency parses read off a corpus' own trees (SNLI,
+MultiNLI) stand from spaCy's parser on the same sentences, and what that does to the features
+that read them and to the strongest group's accuracy.
 --curve does the same for the README's SNLI-scale learning curve (7 sizes x 3 seeds x 2
 configs, --jobs 2), from an empty output directory each time.
 """
@@ -67,6 +70,11 @@ def main(argv=None) -> int:
                         help="time `experiments/run.py --dataset snli --features strongest` as a process, cold (an "
                              "empty annotation cache) then warm, --repeats times, on the generated corpus (or on "
                              "--data-dir)")
+    parser.add_argument("--tree-parses", metavar="FILE",
+                        help="compare dependency parses read off an SNLI/MultiNLI file's trees with spaCy's "
+                             "parser on its sentences: agreement, identical feature values, and the strongest "
+                             "group's 10-fold CV accuracy with each (e.g. ../shared/data/snli_1.0_sample/"
+                             "snli_1.0_dev.jsonl)")
     parser.add_argument("--curve", action="store_true",
                         help="time the README's SNLI-scale learning curve as a process, --repeats times, on the "
                              "generated corpus (or on --data-dir)")
@@ -106,6 +114,9 @@ def main(argv=None) -> int:
         if not args.data_dir:
             write_snli_jsonl(generate_pairs(args.pairs, seed=args.seed), Path(args.formats) / jsonl.name)
         record.update(bench_formats(jsonl, Path(args.formats), args.repeats))
+    elif args.tree_parses:
+        from experiments.measure.tree_parses import bench_tree_parses
+        record.update(bench_tree_parses(Path(args.tree_parses)))
     elif args.main_job or args.curve or args.strongest:
         which = "main_job" if args.main_job else "strongest" if args.strongest else "curve"
         record.update(bench_commands(which, args.data_dir, args.pairs, args.seed, args.repeats))

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import sys
 
+import pytest
+
 from experiments.measure.commands import bench_commands, run_process
 
 
@@ -29,3 +31,26 @@ def test_the_benchmark_default_is_snli_size():
     from experiments import benchmark
     from experiments.corpora.synthetic import SNLI_TRAIN_PAIRS
     assert benchmark.SNLI_TRAIN_PAIRS == SNLI_TRAIN_PAIRS
+
+
+@pytest.mark.slow
+def test_the_strongest_benchmark_runs_cold_then_warm(real_wordnet):
+    # ~40 s: two real runs of --features strongest on 400 generated pairs.
+    figures = bench_commands("strongest", None, n_pairs=400, seed=0, repeats=1, dev_pairs=400)["strongest"]
+    (run,) = figures["runs"]
+    for kind in ("cold", "warm"):
+        assert run[kind]["command"][2:6] == ["--dataset", "snli", "--features", "strongest"]
+        assert {"load_and_annotate", "parse", "featurize", "fit_and_evaluate"} <= set(run[kind]["stages"])
+        assert {"alignment", "syntax"} <= set(run[kind]["featurize_by_type"])
+    assert figures["cold"]["wall_seconds_median"] == run["cold"]["wall_seconds"]
+    assert run["cold"]["dev_accuracy"] == run["warm"]["dev_accuracy"]  # the cache changes no number
+
+
+@pytest.mark.slow
+def test_parses_read_off_the_snli_sample_s_trees_agree_with_the_parser(data_dir, real_wordnet):
+    from experiments.measure.tree_parses import bench_tree_parses
+    record = bench_tree_parses(data_dir / "snli_1.0_sample" / "snli_1.0_dev.jsonl", Cs=(0.03,), folds=3)["tree_parses"]
+    assert record["pairs"] == 1273 and record["read_off_trees"] == record["sentences"] == 1697
+    assert record["uas"] > 0.88 and record["las"] > 0.86 and record["identical_cells"] > 0.97
+    cv = record["cv"]["0.03"]
+    assert abs(cv["accuracy_trees"] - cv["accuracy_parser"]) < 0.02
