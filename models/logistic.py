@@ -504,8 +504,10 @@ class _Products:
             self.blocks = [(lo, hi, Xt[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
         if not self.blocks:  # no feature present in any row: X @ V is all zeros
             self.blocks = [(0, 0, sp.csr_matrix((0, X.shape[0]), dtype=X.dtype))]
-        self.squares = [(lo, hi, sp.csr_matrix((m.data * m.data, m.indices, m.indptr), shape=m.shape)  # shares indices
-                         if sp.issparse(m) else m * m) for lo, hi, m in self.blocks]
+        # (X * X).T @ R, once per Newton step: a sparse block's squares share its indices; a dense
+        # block is squared a slice of rows at a time when multiplied, rather than kept twice.
+        self.squares = [(lo, hi, sp.csr_matrix((m.data * m.data, m.indices, m.indptr), shape=m.shape)
+                         if sp.issparse(m) else _Squared(m)) for lo, hi, m in self.blocks]
         self.pool = ThreadPoolExecutor(min(threads, len(self.blocks))) if threads > 1 and len(self.blocks) > 1 else None
 
     def _map(self, function, items):
@@ -528,6 +530,23 @@ class _Products:
     def close(self) -> None:
         if self.pool:
             self.pool.shutdown()
+
+
+class _Squared:
+    """A dense block whose product with R is (block * block) @ R, computed a slice of its columns
+    (the matrix's rows) at a time."""
+
+    SLICE = 65_536
+
+    def __init__(self, block: np.ndarray):
+        self.block = block
+
+    def __matmul__(self, R: np.ndarray) -> np.ndarray:
+        out = np.zeros((self.block.shape[0], R.shape[1]), dtype=np.result_type(self.block, R))
+        for start in range(0, self.block.shape[1], self.SLICE):
+            part = self.block[:, start:start + self.SLICE]
+            out += (part * part) @ R[start:start + self.SLICE]
+        return out
 
 
 def _preconditioned_cg(hessian_times, g: np.ndarray, precondition, floor: float = 0.0) -> np.ndarray:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
+import scipy.sparse as sp
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -324,3 +325,28 @@ def test_newton_pcg_block_of_dense_columns_inverts_the_hessian_there():
     np.testing.assert_allclose(inverse, np.linalg.pinv(H[np.ix_(block, block)], rcond=1e-10, hermitian=True),
                                rtol=1e-4, atol=1e-4 * np.abs(inverse).max())
     problem.close()
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_newton_products_with_dense_columns_equal_scipy_s(threads):
+    # Columns in most rows are kept as a dense block after the sparse ones (`DENSE_SHARE`), and
+    # squared a slice at a time for the Hessian's diagonal: the products must not change.
+    from models.logistic import DENSE_SHARE, _Products, _Squared
+    rng = np.random.default_rng(0)
+    sparse = sp.random(400, 30, density=0.05, random_state=1, dtype=np.float32).toarray()
+    dense = rng.normal(size=(400, 4)).astype(np.float32)
+    X = sp.csr_matrix(np.hstack([sparse[:, :10], dense, sparse[:, 10:], np.zeros((400, 1), np.float32)]))
+    products = _Products(X, threads)
+    assert sorted(products.features[-4:].tolist()) == [10, 11, 12, 13]  # the dense ones, after the others
+    assert 34 not in products.features  # a column no row holds takes no part
+    assert all(isinstance(m, _Squared) for _, _, m in products.squares[-1:]) and DENSE_SHARE <= 0.5
+    V = rng.normal(size=(len(products.features), 3)).astype(np.float32)
+    full = np.zeros((X.shape[1], 3), np.float32)
+    full[products.features] = V
+    np.testing.assert_allclose(products.times(V), X @ full, rtol=1e-5, atol=1e-5)
+    R = rng.normal(size=(400, 3)).astype(np.float32)
+    for blocks, matrix in ((None, X), (products.squares, X.multiply(X))):
+        out = np.empty((len(products.features), 3), np.float32)
+        products.transposed_times(R, out, blocks)
+        np.testing.assert_allclose(out, (matrix.T @ R)[products.features], rtol=1e-4, atol=1e-4)
+    products.close()
