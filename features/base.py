@@ -165,7 +165,8 @@ class DenseFeature(FeatureType):
         self.scale_ = np.ones(values.shape[1])
         if self.scale == "standard" and len(values):
             self.center_ = values.mean(axis=0)
-            self.scale_ = np.where(values.std(axis=0) > 0, values.std(axis=0), 1.0)
+            std = values.std(axis=0)
+            self.scale_ = np.where(std > 0, std, 1.0)
         elif self.scale == "maxabs" and len(values):
             peak = np.abs(values).max(axis=0)
             self.scale_ = np.where(peak > 0, peak, 1.0)
@@ -190,18 +191,30 @@ class DenseFeature(FeatureType):
         return None  # a binned copy: an indicator
 
     def _matrix(self, values):
-        scaled = sp.csr_matrix(((values - self.center_) / self.scale_).astype(np.float32))
+        """The scaled values (zeros left out, as a sparse matrix from a dense one leaves them),
+        then one indicator per binned column: that column's offset + its bin. Built as CSR
+        directly: each row holds its values, then its indicators."""
+        n, m = values.shape
         binned = [j for j, edges in enumerate(self.bin_edges_) if len(edges)]
-        if not binned:
-            return scaled
-        # One indicator per binned column and pair: column = that column's offset + its bin.
-        offsets = np.cumsum([0] + [len(self.bin_edges_[j]) + 1 for j in binned])
-        cols = np.column_stack([offsets[i] + bin_index(values[:, j], self.bin_edges_[j])
-                                for i, j in enumerate(binned)]).astype(np.int32)
-        n = len(values)
-        indicators = sp.csr_matrix((np.ones(cols.size, dtype=np.float32), cols.ravel(),
-                                    np.arange(0, cols.size + 1, len(binned), dtype=np.int64)), shape=(n, offsets[-1]))
-        return sp.hstack([scaled, indicators], format="csr", dtype=np.float32)
+        offsets = m + np.cumsum([0] + [len(self.bin_edges_[j]) + 1 for j in binned])
+        data = np.ones((n, m + len(binned)), dtype=np.float32)
+        data[:, :m] = (values - self.center_) / self.scale_
+        indices = np.empty((n, m + len(binned)), dtype=np.int32)
+        indices[:, :m] = np.arange(m)
+        for i, j in enumerate(binned):
+            indices[:, m + i] = offsets[i] + bin_index(values[:, j], self.bin_edges_[j])
+        kept = data[:, :m] != 0
+        counts = np.full(n, len(binned), dtype=np.int64)
+        counts += kept.sum(axis=1)
+        indptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=indptr[1:])
+        if kept.all():
+            data, indices = data.ravel(), indices.ravel()
+        else:
+            keep = np.ones(data.shape, dtype=bool)
+            keep[:, :m] = kept
+            data, indices = data[keep], indices[keep]
+        return sp.csr_matrix((data, indices, indptr), shape=(n, int(offsets[-1])))
 
     def _names(self) -> list[str]:
         names = [f"{self.name}:{c}" for c in self.columns]

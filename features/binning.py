@@ -46,8 +46,16 @@ def _distinct_integers(values: np.ndarray) -> np.ndarray:
 
 
 def bin_index(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """The bin of each value (0 .. len(edges))."""
-    return np.searchsorted(edges, np.asarray(values, dtype=np.float64), side="right")
+    """The bin of each value (0 .. len(edges)): how many edges are <= it (NaN: all of them)."""
+    values = np.asarray(values, dtype=np.float64)
+    if len(edges) > 16:
+        return np.searchsorted(edges, values, side="right")
+    # Against a handful of edges, a comparison per edge is several times faster than a binary
+    # search per value, and counting the edges above a value puts NaN last as the search does.
+    above = np.zeros(len(values), dtype=np.intp)
+    for edge in edges:
+        above += values < edge
+    return len(edges) - above
 
 
 def bin_names(edges: np.ndarray, integer: bool) -> list[str]:

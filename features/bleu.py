@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import DenseFeature
-from .encoding import Side
+from .encoding import Side, row_slice
 from .options import check_option
 
 MAX_ORDER = 4
@@ -17,31 +17,39 @@ SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}  # sac
 _LOG_ZERO = -9999999999.0  # sacrebleu's floored log(0)
 
 
-def ngram_match_counts(a: Side, b: Side, matches):
-    """For every b token k, yield per n = 1..4 how many a positions j of the same row begin the
-    same n-gram as k begins (0 where the n-gram would run past either sentence).
+def ngram_match_counts(a: Side, b: Side, matches, start: int = 0, stop: int | None = None):
+    """For every b token k of rows [start, stop), yield per n = 1..4 how many a positions j of
+    the same row begin the same n-gram as k begins (0 where the n-gram would run past either
+    sentence).
 
-    matches: (row, a_index, b_index) of the cells holding equal words (`EncodedPairs.word_matches`,
-        or `EncodedPairs.repeats` for earlier occurrences within one side).
-    Yields int32 arrays over the tokens of b, one per order (one at a time, to bound memory).
+    matches: (row, a_index, b_index) of the cells holding equal words, rows non-decreasing
+        (`EncodedPairs.word_matches`, or `EncodedPairs.repeats` for earlier occurrences within
+        one side).
+    Yields int32 arrays over those tokens of b, one per order (one at a time, to bound memory).
     """
-    _, ai, bi = matches
-    a_left, b_left = tokens_after(a), tokens_after(b)
+    stop = len(b.lengths) if stop is None else stop
+    rows, ai, bi = matches
+    at = row_slice(rows, start, stop)
+    a_lo, b_lo = a.offsets[start], b.offsets[start]
+    ai, bi = ai[at] - a_lo, bi[at] - b_lo
+    a_ids, b_ids = a.ids[a_lo:a.offsets[stop]], b.ids[b_lo:b.offsets[stop]]
+    a_left, b_left = tokens_after(a, start, stop), tokens_after(b, start, stop)
     for n in range(1, MAX_ORDER + 1):
         if n > 1:
             # The n-gram at (j, k) matches iff the (n-1)-gram does and the words n-1 further on do.
             step = n - 1
             fits = (a_left[ai] >= step) & (b_left[bi] >= step)
             ai, bi = ai[fits], bi[fits]
-            same = a.ids[ai + step] == b.ids[bi + step]
+            same = a_ids[ai + step] == b_ids[bi + step]
             ai, bi = ai[same], bi[same]
-        yield np.bincount(bi, minlength=len(b.ids)).astype(np.int32)
+        yield np.bincount(bi, minlength=len(b_ids)).astype(np.int32)
 
 
-def tokens_after(side: Side) -> np.ndarray:
-    """For every token, how many tokens follow it in its row (int32)."""
-    ends = np.repeat(side.offsets[1:].astype(np.int32), side.lengths)
-    ends -= np.arange(1, len(side.ids) + 1, dtype=np.int32)
+def tokens_after(side: Side, start: int = 0, stop: int | None = None) -> np.ndarray:
+    """For every token of rows [start, stop), how many tokens follow it in its row (int32)."""
+    stop = len(side.lengths) if stop is None else stop
+    ends = np.repeat(side.offsets[start + 1:stop + 1].astype(np.int32), side.lengths[start:stop])
+    ends -= np.arange(side.offsets[start] + 1, side.offsets[stop] + 1, dtype=np.int32)
     return ends
 
 
@@ -118,15 +126,17 @@ class Bleu(DenseFeature):
         n = len(batch)
         h_len = h.lengths
         correct = np.zeros((MAX_ORDER, n))
-        rows = np.repeat(np.arange(n, dtype=np.int32), h_len)
-        left = tokens_after(h)
-        orders = zip(ngram_match_counts(p, h, batch.word_matches("premise", "hypothesis")),
-                     ngram_match_counts(h, h, batch.repeats("hypothesis")))
-        for i, (in_premise, earlier) in enumerate(orders):
-            # The r-th occurrence of an n-gram in the hypothesis (r = earlier + 1) is matched iff the
-            # premise holds it at least r times: summed over occurrences, min(hyp count, premise count).
-            clipped = (left >= i) & (earlier < in_premise)
-            correct[i] = np.bincount(rows[clipped], minlength=n)
+        matches, repeats = batch.word_matches("premise", "hypothesis"), batch.repeats("hypothesis")
+        for start, stop in batch.row_blocks():
+            rows = np.repeat(np.arange(stop - start, dtype=np.int32), h_len[start:stop])
+            left = tokens_after(h, start, stop)
+            orders = zip(ngram_match_counts(p, h, matches, start, stop), ngram_match_counts(h, h, repeats, start, stop))
+            for i, (in_premise, earlier) in enumerate(orders):
+                # The r-th occurrence of an n-gram in the hypothesis (r = earlier + 1) is matched iff
+                # the premise holds it at least r times: summed over occurrences, min(hyp count,
+                # premise count).
+                clipped = (left >= i) & (earlier < in_premise)
+                correct[i, start:stop] = np.bincount(rows[clipped], minlength=stop - start)
         total = np.maximum(h_len[None, :] - np.arange(MAX_ORDER)[:, None], 0)
         score = sentence_bleu(correct, total, h_len, p.lengths, self.smoothing)
         return np.clip(score / 100.0, 0.0, 1.0)[:, None]

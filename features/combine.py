@@ -10,9 +10,9 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .encoding import EncodedPairs, Encoder, check_pairs
+from .encoding import EncodedPairs, Encoder, _pair_list
 from .options import DEFAULTS, OPTIONS
-from .pair import PairTooLongError, describe_too_long, too_long
+from .pair import MAX_PAIRWISE_TOKENS, PairTooLongError, describe_too_long
 from .registry import build, custom_functions, pairwise_types, register_feature, resolve, types_need_lemmas
 
 
@@ -87,24 +87,33 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         """The selected types that visit every premise token against every hypothesis token."""
         return pairwise_types(self.feature_types)
 
-    def _check_lengths(self, pairs) -> None:
+    def _encode(self, encoder: Encoder, pairs, fit: bool) -> EncodedPairs:
+        """Encode `pairs`; refuse sentences too long for the selected pairwise types
+        (`features.pair.too_long`, read from the encoded lengths instead of a pass over the pairs)."""
+        batch = encoder.fit_encode(pairs) if fit else encoder.encode(pairs)
         types = self.pairwise_types
         if types and not isinstance(pairs, EncodedPairs):
-            long = too_long(pairs)
-            if long:
+            long = np.flatnonzero((batch.premise.lengths > MAX_PAIRWISE_TOKENS)
+                                  | (batch.hypothesis.lengths > MAX_PAIRWISE_TOKENS))
+            if len(long):
                 raise PairTooLongError(describe_too_long(pairs[long[0]], types)
                                        + (f" ({len(long)} such pairs)" if len(long) > 1 else ""))
+        return batch
 
     def fit_transform(self, pairs, y=None):
         names = self.feature_types
         options = self.options()
-        pairs = check_pairs(pairs)
-        self._check_lengths(pairs)
-        self.timings_ = {}
-        self.encoder_ = Encoder(lowercase=self.lowercase)
+        # The input contract (`check_pairs`): a list of Pairs here, annotated ones checked by the
+        # encoder, which reads every pair's tags anyway and fails before anything is fitted.
+        pairs = _pair_list(pairs)
+        started = time.perf_counter()
+        encoder = Encoder(lowercase=self.lowercase)
+        batch = self._encode(encoder, pairs, fit=True)  # before any fitted attribute changes
+        self.timings_ = {"encode": time.perf_counter() - started}
+        self.encoder_ = encoder
         self.types_ = {name: build(name, options) for name in names}
-        # The encoded batch lives only inside _blocks, so its arrays are freed before stacking.
-        blocks = self._blocks(pairs, fit=True)
+        blocks = self._blocks(batch, fit=True)
+        del batch  # its arrays are freed before stacking
         self._index_columns(blocks)
         started = time.perf_counter()
         matrix = _stack(blocks, len(pairs))
@@ -113,16 +122,12 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def transform(self, pairs):
         check_is_fitted(self, "types_")
-        pairs = check_pairs(pairs)
-        self._check_lengths(pairs)
-        return _stack(self._blocks(pairs, fit=False), len(pairs))
+        pairs = _pair_list(pairs)  # annotated: checked by the encoder, as in fit_transform
+        # The encoded batch lives only inside _blocks, so its arrays are freed before stacking.
+        return _stack(self._blocks(self._encode(self.encoder_, pairs, fit=False), fit=False), len(pairs))
 
-    def _blocks(self, pairs, fit: bool) -> list:
-        """Encode `pairs` once and build every type's block (fitting them when `fit`)."""
-        started = time.perf_counter()
-        batch = self.encoder_.fit_encode(pairs) if fit else self.encoder_.encode(pairs)
-        if fit:
-            self.timings_["encode"] = time.perf_counter() - started
+    def _blocks(self, batch: EncodedPairs, fit: bool) -> list:
+        """Build every type's block of the encoded batch (fitting them when `fit`)."""
 
         def one(name):
             began = time.perf_counter()
@@ -205,9 +210,9 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 # the word matches it shares with overlap (it runs first and computes them). The cross types
 # hold the most memory (~0.2-0.3 GB each at SNLI scale), mostly at their end (sorting keys,
 # building the matrix).
-_COST = {"cross_unigrams": 1.1, "bleu": 1.0, "cross_bigrams": 0.9, "hyp_ngrams": 0.35, "prem_ngrams": 0.5,
-         "overlap": 0.25,
-         "length_diff": 0.05, "wordnet": 1.7, "negation": 0.5,  # wordnet: SICK cycled to 550,152 pairs
+_COST = {"cross_unigrams": 0.95, "bleu": 0.8, "cross_bigrams": 0.7, "hyp_ngrams": 0.35, "prem_ngrams": 1.0,
+         "overlap": 0.3,
+         "length_diff": 0.03, "wordnet": 1.7, "negation": 0.5,  # wordnet: SICK cycled to 550,152 pairs
          # The alignment types (SICK cycled, parses warm): the first of them to run builds the
          # batch's shared alignment (most of alignment's figure), the others wait for it.
          "alignment": 7.0, "syntax": 4.0, "quantifiers": 2.5}
@@ -233,11 +238,48 @@ def _lanes(names, threads: int) -> list[list[str]]:
     return [lane for lane in lanes if lane]
 
 
+_STACK_ROWS = 1 << 16  # rows stacked at once: the scatter's temporaries stay small and are reused
+
+
 def _stack(blocks, n_rows: int) -> sp.csr_matrix:
+    """The blocks side by side, as one float32 CSR matrix (int32 indices where they fit: liblinear
+    rejects 64-bit sparse indices).
+
+    What `sp.hstack(blocks, format="csr")` gives, written straight into the result a slice of rows
+    at a time: hstack first copies the blocks into concatenated arrays as long as the result, and
+    touching that much fresh memory (page faults) costs more than the copying itself.
+    """
     if not blocks:
         return sp.csr_matrix((n_rows, 0), dtype=np.float32)
-    matrix = sp.hstack(blocks, format="csr", dtype=np.float32)
-    if matrix.nnz < 2 ** 31:  # liblinear rejects 64-bit sparse indices
-        matrix.indices = matrix.indices.astype(np.int32, copy=False)
-        matrix.indptr = matrix.indptr.astype(np.int32, copy=False)
-    return matrix
+    if not all(isinstance(b, sp.csr_matrix) and b.shape[0] == n_rows for b in blocks):
+        matrix = sp.hstack(blocks, format="csr", dtype=np.float32)  # converts, or says what does not fit
+        if matrix.nnz < 2 ** 31:
+            matrix.indices = matrix.indices.astype(np.int32, copy=False)
+            matrix.indptr = matrix.indptr.astype(np.int32, copy=False)
+        return matrix
+    nnz = sum(b.nnz for b in blocks)
+    starts = np.cumsum([0] + [b.shape[1] for b in blocks])  # each block's first column
+    index = np.int32 if max(nnz, starts[-1]) < 2 ** 31 else np.int64
+    indptr = np.zeros(n_rows + 1, dtype=np.int64)
+    for b in blocks:
+        indptr[1:] += np.diff(b.indptr)
+    np.cumsum(indptr, out=indptr)
+    indices = np.empty(nnz, dtype=index)
+    data = np.empty(nnz, dtype=np.float32)
+    for r0 in range(0, n_rows, _STACK_ROWS):
+        r1 = min(r0 + _STACK_ROWS, n_rows)
+        lo, hi = indptr[r0], indptr[r1]
+        out_indices, out_data = indices[lo:hi], data[lo:hi]
+        free = indptr[r0:r1] - lo  # where each row's next entries go, in this slice
+        for b, first in zip(blocks, starts):
+            b_ptr = b.indptr[r0:r1 + 1]
+            b_lo, b_hi = int(b_ptr[0]), int(b_ptr[-1])
+            counts = np.diff(b_ptr)
+            to = np.repeat(free - (b_ptr[:-1] - b_lo), counts)
+            to += np.arange(b_hi - b_lo)
+            out_indices[to] = np.add(b.indices[b_lo:b_hi], first, dtype=index)
+            out_data[to] = b.data[b_lo:b_hi]
+            free += counts
+    if index is np.int32:
+        indptr = indptr.astype(np.int32)
+    return sp.csr_matrix((data, indices, indptr), shape=(n_rows, int(starts[-1])))

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gc
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
@@ -18,13 +17,16 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .keymap import KeyIndex, factorize, factorize_bounded, sort_with_order
+from .keymap import KeyIndex, factorize, sort_with_order
 from .options import check_option
 from .pair import Pair
 
 WORD_BITS = 31  # word ids < 2**31; a bigram key packs two of them into one int64
 CHUNK_CELLS = 2_000_000  # premise x hypothesis cells visited at once: bounds the memory of cross products
 CHUNK_TOKENS = 2_000_000  # tokens sorted at once to find equal words: bounds memory, stays cache-friendly
+# Rows counted at once by the types that count per token (bleu, overlap): their per-token arrays
+# then stay small, in cache, and reused, instead of fresh memory as long as the batch.
+ROW_CHUNK = 1 << 15
 CONTENT_TAG_PREFIXES = ("NN", "VB", "JJ", "RB")  # nouns, verbs, adjectives, adverbs
 _TOKENS = attrgetter("premise_tokens"), attrgetter("hypothesis_tokens")
 _TAGS = attrgetter("premise_tags"), attrgetter("hypothesis_tags")
@@ -132,72 +134,103 @@ class EncodedPairs:
         return side.tags if tag_match == "exact" else side.coarse
 
     def word_matches(self, a_name: str = "premise", b_name: str = "hypothesis"):
-        """(row, a_index, b_index) of every cell where the two sides hold the same word.
+        """(row, a_index, b_index) of every cell where the two sides hold the same word (int32),
+        rows non-decreasing.
 
         Cached (and computed once even when feature types run on several threads): `bleu` and
-        `overlap` both start from the premise x hypothesis matches.
+        `overlap` both start from the premise x hypothesis matches, and from the hypothesis'
+        `repeats`, which come out of the same pass.
         """
         key = ("matches", a_name, b_name)
         with self._lock:
             if key not in self.premise._cache:
-                self.premise._cache[key] = self._word_matches(a_name, b_name)
+                matches, repeats = self._equal_words(a_name, b_name)
+                self.premise._cache[key] = matches
+                self.premise._cache.setdefault(("repeats", b_name), repeats)
         return self.premise._cache[key]
-
-    def _word_matches(self, a_name: str, b_name: str):
-        # Few cells hold the same word (~3 of the ~115 of an SNLI pair), so rather than visiting
-        # every cell, tokens are sorted by (row, word) and equal runs of the two sides joined.
-        a, b = getattr(self, a_name), getattr(self, b_name)
-        vocabulary = int(max(a.ids.max(initial=-1), b.ids.max(initial=-1))) + 1
-        parts = []
-        for start, stop in row_ranges(a.lengths + b.lengths, CHUNK_TOKENS):
-            a_lo, a_hi, b_lo, b_hi = a.offsets[start], a.offsets[stop], b.offsets[start], b.offsets[stop]
-            a_keys = a.token_rows(start, stop)
-            b_rows = b.token_rows(start, stop)
-            a_keys -= start
-            a_keys *= vocabulary
-            a_keys += a.ids[a_lo:a_hi]
-            b_keys = (b_rows - start) * vocabulary + b.ids[b_lo:b_hi]
-            ai, bi = _equal_key_pairs(a_keys, b_keys, (stop - start) * vocabulary)
-            del a_keys, b_keys
-            parts.append((b_rows[bi].astype(np.int32), (ai + a_lo).astype(np.int32), (bi + b_lo).astype(np.int32)))
-        return tuple(np.concatenate([part[i] for part in parts]) if parts else np.zeros(0, dtype=np.int32)
-                     for i in range(3))
 
     def repeats(self, side_name: str = "hypothesis"):
         """(row, earlier_index, later_index) for every two positions j < k of one row holding the
-        same word. Rows rarely repeat a word, so only tokens whose (row, word) occurs twice are
-        paired up, instead of scanning every row's square."""
+        same word (row int32, indices int64), rows non-decreasing. Cached; for the hypothesis,
+        computed with `word_matches`."""
+        if side_name == "hypothesis":
+            self.word_matches("premise", "hypothesis")
         key = ("repeats", side_name)
         with self._lock:
             if key not in self.premise._cache:
-                self.premise._cache[key] = self._repeats(side_name)
+                self.premise._cache[key] = self._equal_words(None, side_name)[1]
         return self.premise._cache[key]
 
-    def _repeats(self, side_name: str):
-        side = getattr(self, side_name)
-        rows = side.token_rows()
-        vocabulary = int(side.ids.max(initial=-1)) + 1
-        # Group tokens by (row, word), positions ascending within a group (a stable sort).
-        ordered, order = sort_with_order(rows * vocabulary + side.ids, len(self) * vocabulary)
-        new = np.empty(len(ordered), dtype=bool)
-        new[:1] = True
-        np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-        del ordered
-        first = np.flatnonzero(new)
-        sizes = np.diff(np.append(first, len(order)))
-        repeated = sizes > 1
-        dup = order[np.repeat(repeated, sizes)]  # the tokens of repeated words, group by group
-        sizes = sizes[repeated]
-        start = np.repeat(np.cumsum(sizes) - sizes, sizes)
-        rank = np.arange(len(dup)) - start  # 0-based position within its group
-        later = np.repeat(np.arange(len(dup)), rank)  # each token pairs with the `rank` before it
-        earlier = start[later] + (np.arange(len(later)) - np.repeat(np.cumsum(rank) - rank, rank))
-        return rows[dup[later]].astype(np.int32), dup[earlier], dup[later]
+    def _equal_words(self, a_name: str | None, b_name: str):
+        """(`word_matches(a_name, b_name)`, `repeats(b_name)`); without a side a, the repeats only.
+
+        Few cells hold the same word (~3 of the ~115 of an SNLI pair), so rather than visiting
+        every cell, the tokens of a row range are sorted by (row, word), a's before b's, each
+        side's in position order; in a run of equal keys, each b token meets every token before
+        it: a's are its matches, earlier b's its repeats. Row ranges of about CHUNK_TOKENS keep
+        every array here small enough to stay in cache and be reused.
+        """
+        a, b = (getattr(self, a_name) if a_name else None), getattr(self, b_name)
+        vocabulary = int(max(a.ids.max(initial=-1) if a is not None else -1, b.ids.max(initial=-1))) + 1
+        matches, repeats = [], []
+        for start, stop in row_ranges((a.lengths if a is not None else 0) + b.lengths, CHUNK_TOKENS):
+            a_lo, a_hi = (a.offsets[start], a.offsets[stop]) if a is not None else (0, 0)
+            b_lo, b_hi = b.offsets[start], b.offsets[stop]
+            n_a = a_hi - a_lo
+            b_rows = b.token_rows(start, stop)
+            keys = np.empty(n_a + b_hi - b_lo, dtype=np.int64)
+            if a is not None:
+                np.multiply(a.token_rows(start, stop) - start, vocabulary, out=keys[:n_a])
+                keys[:n_a] += a.ids[a_lo:a_hi]
+            np.multiply(b_rows - start, vocabulary, out=keys[n_a:])
+            keys[n_a:] += b.ids[b_lo:b_hi]
+            ordered, order = sort_with_order(keys, (stop - start) * vocabulary, overwrite=True)
+            del keys
+            # Sorted positions that repeat the key before them (runs rarely hold more than one).
+            later = np.flatnonzero(ordered[1:] == ordered[:-1])
+            later += 1
+            del ordered
+            # Their run's first position: consecutive repeats share one run.
+            new_run = np.ones(len(later), dtype=bool)
+            np.not_equal(later[1:], later[:-1] + 1, out=new_run[1:])
+            first = np.flatnonzero(new_run)
+            run_start = np.repeat(later[first] - 1, np.diff(first, append=len(later)))
+            # Each b token meets the tokens before it in its run.
+            token = order[later]
+            earlier = np.where(token >= n_a, later - run_start, 0)
+            partner = np.repeat(run_start, earlier)
+            partner += np.arange(len(partner)) - np.repeat(np.cumsum(earlier) - earlier, earlier)
+            partner = order[partner]
+            token = np.repeat(token - n_a, earlier)
+            from_a = partner < n_a
+            rows = b_rows[token]
+            token += b_lo
+            matches.append((rows[from_a], partner[from_a] + a_lo, token[from_a]))
+            from_b = ~from_a
+            repeats.append((rows[from_b], partner[from_b] - n_a + b_lo, token[from_b]))
+
+        def joined(parts, dtypes):
+            return tuple(np.concatenate([part[i] for part in parts]).astype(dtype, copy=False) if parts
+                         else np.zeros(0, dtype=dtype) for i, dtype in enumerate(dtypes))
+        return (joined(matches, (np.int32, np.int32, np.int32)) if a is not None else None,
+                joined(repeats, (np.int32, np.int64, np.int64)))
+
+    def row_blocks(self) -> Iterator[tuple[int, int]]:
+        """Consecutive ranges of ROW_CHUNK rows, for types that count per token."""
+        n = len(self)
+        return ((start, min(start + ROW_CHUNK, n)) for start in range(0, n, ROW_CHUNK))
 
     def row_chunks(self, budget: int | None = None) -> Iterator[tuple[int, int]]:
         """Row ranges whose premise x hypothesis cross products hold about `budget` cells each
         (default `CHUNK_CELLS`)."""
         return row_ranges(self.premise.lengths * self.hypothesis.lengths, budget or CHUNK_CELLS)
+
+
+def row_slice(rows: np.ndarray, start: int, stop: int) -> slice:
+    """Where rows [start, stop) are in `rows`, an array of row numbers in non-decreasing order
+    (as `EncodedPairs.word_matches` and `repeats` give them)."""
+    lo, hi = np.searchsorted(rows, np.array([start, stop], dtype=rows.dtype))  # another dtype would copy `rows`
+    return slice(int(lo), int(hi))
 
 
 def row_ranges(weights: np.ndarray, budget: int) -> Iterator[tuple[int, int]]:
@@ -210,26 +243,6 @@ def row_ranges(weights: np.ndarray, budget: int) -> Iterator[tuple[int, int]]:
         stop = min(max(stop, start + 1), n)
         yield start, stop
         start = stop
-
-
-def _equal_key_pairs(a_keys: np.ndarray, b_keys: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
-    """(a_index, b_index) of every pair of equal keys (non-negative, < bound), by one sort of both."""
-    n_a = len(a_keys)
-    ordered, order = sort_with_order(np.concatenate([a_keys, b_keys]), bound)
-    new = np.empty(len(ordered), dtype=bool)
-    new[:1] = True
-    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
-    del ordered
-    run = np.cumsum(new) - 1
-    run_first = np.flatnonzero(new)
-    from_b = order >= n_a  # within a run of equal keys the a tokens come first (a stable sort)
-    a_in_run = np.bincount(run[~from_b], minlength=len(run_first))
-    b_at = np.flatnonzero(from_b)
-    reps = a_in_run[run[b_at]]
-    b_index = np.repeat(order[b_at] - n_a, reps)
-    steps = np.arange(len(b_index)) - np.repeat(np.cumsum(reps) - reps, reps)
-    a_index = order[np.repeat(run_first[run[b_at]], reps) + steps]
-    return a_index, b_index
 
 
 def _sentence_table(pairs: Sequence[Pair]):
@@ -316,13 +329,12 @@ class Encoder(BaseEstimator):
         ids = np.fromiter(map(word_ids.__getitem__, chain.from_iterable(table_tokens)), dtype=np.int32, count=total)
         if len(forms) >= 2 ** WORD_BITS:
             raise ValueError("vocabulary exceeds 2**31 word forms")
-        # Bigram ids are numpy work that releases the GIL: overlap it with the tag lookup,
-        # which is Python-bound.
-        with ThreadPoolExecutor(1) as pool:
-            bigrams = pool.submit(self._bigram_ids, ids, offsets, len(forms), fit)
-            tag_ids = _Interner(tags, False)
-            tids = np.fromiter(map(tag_ids.__getitem__, chain.from_iterable(table_tags)), dtype=np.int32, count=total)
-            bigram_at = bigrams.result()
+        # Not on a thread beside the tag lookup: that holds the GIL throughout, so each of the
+        # bigram numbering's numpy calls waits for a switch interval, and the two took as long
+        # as one after the other.
+        tag_ids = _Interner(tags, False)
+        tids = np.fromiter(map(tag_ids.__getitem__, chain.from_iterable(table_tags)), dtype=np.int32, count=total)
+        bigram_at = self._bigram_ids(ids, offsets, len(forms), fit)
         del table_tokens, table_tags
         tag_list = list(tags)
         tag_dtype = np.min_scalar_type(max(len(tag_list) - 1, 0))  # uint8 for PTB's ~45 tags: 4x less memory
@@ -335,63 +347,158 @@ class Encoder(BaseEstimator):
             self.words_ = list(forms)
         sides = []
         for sid in (p_sid, h_sid):
-            side_lengths = lengths[sid]
-            side_offsets = np.zeros(len(sid) + 1, dtype=np.int64)
-            np.cumsum(side_lengths, out=side_offsets[1:])
-            gather = np.repeat(offsets[sid] - side_offsets[:-1], side_lengths)  # table position - side position
-            gather += np.arange(len(gather), dtype=np.int64)
-            t = tids[gather]
-            sides.append(Side(ids[gather], t, coarse_map[t], content_map[t], side_offsets,
-                              bigram_at[gather]).warm())
+            if len(sid) and sid[-1] - sid[0] == len(sid) - 1 and (np.diff(sid) == 1).all():
+                # Consecutive sentences of the table (the hypotheses): a copy of a slice of it.
+                lo, hi = offsets[sid[0]], offsets[sid[-1] + 1]
+                side_offsets = offsets[sid[0]:sid[-1] + 2] - lo
+
+                def take(table, lo=lo, hi=hi):
+                    return table[lo:hi].copy()
+            else:
+                side_lengths = lengths[sid]
+                side_offsets = np.zeros(len(sid) + 1, dtype=np.int64)
+                np.cumsum(side_lengths, out=side_offsets[1:])
+                gather = np.repeat(offsets[sid] - side_offsets[:-1], side_lengths)  # table position - side position
+                gather += np.arange(len(gather), dtype=np.int64)
+
+                def take(table, gather=gather):
+                    return table[gather]
+            t = take(tids)
+            sides.append(Side(take(ids), t, coarse_map[t], content_map[t], side_offsets, take(bigram_at)).warm())
         return EncodedPairs(self, sides[0], sides[1], pairs=pairs)
 
     def _bigram_ids(self, ids: np.ndarray, offsets: np.ndarray, vocabulary: int, fit: bool) -> np.ndarray:
         """Per token of the sentence table: the id of the bigram it begins, or -1."""
         at = np.full(len(ids), -1, dtype=np.int32)
-        starts = np.ones(len(ids), dtype=bool)
+        begins = np.ones(len(ids), dtype=bool)  # every token but the last of its sentence
         lengths = np.diff(offsets)
-        starts[offsets[1:][lengths > 0] - 1] = False
-        starts = np.flatnonzero(starts)
-        keys = ids[starts].astype(np.int64)
+        begins[offsets[1:][lengths > 0] - 1] = False
+        keys = ids[begins].astype(np.int64)
+        right = ids[1:][begins[:-1]]  # the table's last token ends a sentence: begins[-1] is False
         if fit:
             # Numbered by sorting the compact key left * vocabulary + right (bigram ids follow
             # key order); the exact key left << 31 | right is what the fitted index keeps.
             keys *= vocabulary
-            keys += ids[starts + 1]
-            codes, uniques = factorize_bounded(keys, vocabulary * vocabulary, overwrite=True)
+            keys += right
+            del right
+            ordered, order = sort_with_order(keys, vocabulary * vocabulary, overwrite=True)
+            del keys
+            new = np.empty(len(ordered), dtype=bool)
+            new[:1] = True
+            np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+            uniques = ordered[new]
+            del ordered
+            codes = np.cumsum(new, dtype=np.int32)
+            codes -= 1
+            # Back to table order by one scatter: a few million int32 stay in cache, and this
+            # costs less than `factorize_bounded`'s second sort.
+            in_order = np.empty(len(codes), dtype=np.int32)
+            in_order[order] = codes
+            at[begins] = in_order
             self.bigram_index_ = KeyIndex(((uniques // vocabulary) << WORD_BITS) | (uniques % vocabulary))
-            at[starts] = codes
         else:
             keys <<= WORD_BITS
-            keys |= ids[starts + 1]
-            at[starts] = self.bigram_index_.lookup(keys)
+            keys |= right
+            at[begins] = self.bigram_index_.lookup(keys)
         return at
 
 
 def matching_cross_index(a: Side, b: Side, a_tags: np.ndarray, b_tags: np.ndarray, start: int, stop: int):
     """The (a token, b token) pairs of each row in [start, stop) whose tags are equal, without
-    visiting the other cells: tokens are grouped by (row, tag) and only groups present on both
-    sides are multiplied out.
+    visiting the other cells (see `tag_matched_cells`).
 
     Returns (row, a_index, b_index) as int64 arrays, rows non-decreasing.
     """
-    n_tags = int(max(a_tags.max(initial=0), b_tags.max(initial=0))) + 1
+    cells = tag_matched_cells(a, b, a_tags, b_tags, start, stop)
+    return (np.repeat(cells.a_rows, cells.reps), np.repeat(cells.a_order, cells.reps),
+            cells.b_order[cells.b_local()])
+
+
+@dataclass
+class TagMatchedCells:
+    """The tag-matched cells of a row range, as runs: a token `a_order[k]` (of row `a_rows[k]`)
+    meets the `reps[k]` b tokens `b_order[b_first[k]:b_first[k] + reps[k]]`; cell by cell, the
+    runs follow each other in `a_order`. Callers expand per-token values themselves
+    (`np.repeat(values[a_order], reps)`, `values[b_order][b_local()]`), so that only what they
+    need is ever as long as the cells."""
+
+    a_order: np.ndarray  # int64 a token positions, grouped by (row, tag)
+    a_rows: np.ndarray   # int64 row of each
+    reps: np.ndarray     # int64 cells of each
+    b_order: np.ndarray  # int64 b token positions, grouped by (row, tag)
+    b_first: np.ndarray  # int64 where each a token's run starts in b_order
+
+    def __len__(self) -> int:
+        return int(self.reps.sum())
+
+    def b_local(self) -> np.ndarray:
+        """Per cell, its b token's index into `b_order`."""
+        ends = np.cumsum(self.reps)
+        cells = int(ends[-1]) if len(ends) else 0
+        # int32 where it fits: this is the longest array here, and halving it speeds up every pass.
+        dtype = np.int32 if cells < 2 ** 31 else np.int64
+        shift = ends - self.reps - self.b_first  # cell number - b index, along each run
+        local = np.arange(cells, dtype=dtype)
+        local -= np.repeat(shift.astype(dtype), self.reps)
+        return local
+
+
+def tag_matched_cells(a: Side, b: Side, a_tags: np.ndarray, b_tags: np.ndarray, start: int, stop: int,
+                      a_valid: np.ndarray | None = None, b_valid: np.ndarray | None = None) -> TagMatchedCells:
+    """The (a token, b token) pairs of each row in [start, stop) whose tags are equal, without
+    visiting the other cells: tokens are grouped by (row, tag) and only groups present on both
+    sides are multiplied out.
+
+    a_valid, b_valid: bool per token of the whole side, or None; tokens marked False take part
+        in no cell.
+    """
+    n_tags = _n_tags(a, b, a_tags, b_tags, start, stop)
     n_groups = (stop - start) * n_tags
     groups = []
-    for side, tags in ((a, a_tags), (b, b_tags)):
-        lo, hi = side.offsets[start], side.offsets[stop]
-        local_rows = np.repeat(np.arange(stop - start, dtype=np.int64), side.lengths[start:stop])
-        group = local_rows * n_tags + tags[lo:hi]
+    for side, tags, valid in ((a, a_tags, a_valid), (b, b_tags, b_valid)):
+        group = _tag_groups(side, tags, valid, start, stop, n_tags)
         # One packed sort (group, position) instead of an argsort: numpy's sort is far faster.
-        packed = np.sort((group << 32) | np.arange(hi - lo, dtype=np.int64))
-        order = (packed & 0xFFFFFFFF) + lo
-        counts = np.bincount(group, minlength=n_groups)
-        first = np.cumsum(counts) - counts
-        groups.append((order, packed >> 32, counts, first))
-    (a_order, a_group, _, _), (b_order, _, b_counts, b_first) = groups
+        packed = group << 32
+        packed |= np.arange(len(group), dtype=np.int64)
+        packed.sort()
+        order = packed & 0xFFFFFFFF
+        order += side.offsets[start]
+        packed >>= 32
+        counts = np.bincount(group, minlength=n_groups + 1)
+        counts[n_groups] = 0
+        groups.append((order, packed, counts))
+    (a_order, a_group, _), (b_order, _, b_counts) = groups
+    b_first = np.cumsum(b_counts)
+    b_first -= b_counts
     reps = b_counts[a_group]
-    a_index = np.repeat(a_order, reps)
-    run_start = np.cumsum(reps) - reps
-    b_local = np.arange(len(a_index), dtype=np.int64) - np.repeat(run_start - b_first[a_group], reps)
-    rows = np.repeat(a_group // n_tags + start, reps)
-    return rows, a_index, b_order[b_local]
+    a_rows = a_group // n_tags
+    a_rows += start
+    return TagMatchedCells(a_order, a_rows, reps, b_order, b_first[a_group])
+
+
+def tag_matched_count(a: Side, b: Side, a_tags: np.ndarray, b_tags: np.ndarray, start: int, stop: int,
+                      a_valid: np.ndarray | None = None, b_valid: np.ndarray | None = None) -> int:
+    """`len(tag_matched_cells(...))` from the sizes of the groups alone, without sorting."""
+    n_tags = _n_tags(a, b, a_tags, b_tags, start, stop)
+    n_groups = (stop - start) * n_tags
+    a_counts, b_counts = (np.bincount(_tag_groups(side, tags, valid, start, stop, n_tags), minlength=n_groups + 1)
+                          for side, tags, valid in ((a, a_tags, a_valid), (b, b_tags, b_valid)))
+    return int(np.dot(a_counts[:n_groups], b_counts[:n_groups]))
+
+
+def _n_tags(a: Side, b: Side, a_tags: np.ndarray, b_tags: np.ndarray, start: int, stop: int) -> int:
+    """A bound on the tags of rows [start, stop) (group numbers only need to be distinct within them)."""
+    return int(max(a_tags[a.offsets[start]:a.offsets[stop]].max(initial=0),
+                   b_tags[b.offsets[start]:b.offsets[stop]].max(initial=0))) + 1
+
+
+def _tag_groups(side: Side, tags: np.ndarray, valid: np.ndarray | None, start: int, stop: int,
+                n_tags: int) -> np.ndarray:
+    """(row - start) * n_tags + tag for every token of rows [start, stop); tokens not `valid` get a
+    group of their own, (stop - start) * n_tags, sorted last and met by nothing."""
+    lo, hi = side.offsets[start], side.offsets[stop]
+    group = np.repeat(np.arange(0, (stop - start) * n_tags, n_tags, dtype=np.int64), side.lengths[start:stop])
+    group += tags[lo:hi]
+    if valid is not None:
+        np.copyto(group, (stop - start) * n_tags, where=~valid[lo:hi])
+    return group

@@ -7,6 +7,7 @@ from .base import SparseIndicatorFeature
 from .encoding import WORD_BITS
 
 _BIGRAM = np.int64(1) << 62  # unigram keys are word ids < 2**31; bigram keys carry this bit
+_ROWS = 1 << 16  # rows packed at once
 
 
 class HypNgrams(SparseIndicatorFeature):
@@ -27,6 +28,38 @@ class HypNgrams(SparseIndicatorFeature):
         bigrams = h.bigram_at[starts].astype(np.int64)
         bigrams |= _BIGRAM
         return [rows, rows[starts]], [h.ids.astype(np.int64), bigrams]
+
+    def _packed_keys(self, batch, row_bits: int):
+        # Compact keys: a unigram is its word id, a bigram the number of words plus its bigram id:
+        # in the same order as the exact keys, and with the row in one int64.
+        h = getattr(batch, self.side)
+        words = int(h.ids.max(initial=-1)) + 1
+        bound = words + int(h.bigram_at.max(initial=-1)) + 1
+        if max(bound - 1, 1).bit_length() + row_bits > 63:
+            return None
+        has_bigram = h.bigram_at >= 0
+        # One array, unigrams in front and bigrams behind, filled a slice of rows at a time: the
+        # row numbers and bigram keys are then small temporaries, reused from cache.
+        packed = np.empty(len(h.ids) + int(np.count_nonzero(has_bigram)), dtype=np.int64)
+        at = len(h.ids)
+        for start in range(0, len(batch), _ROWS):
+            stop = min(start + _ROWS, len(batch))
+            lo, hi = h.offsets[start], h.offsets[stop]
+            rows = np.repeat(np.arange(start, stop, dtype=np.int64), h.lengths[start:stop])
+            unigrams = packed[lo:hi]
+            np.left_shift(h.ids[lo:hi], row_bits, out=unigrams, dtype=np.int64)
+            unigrams |= rows
+            starts = has_bigram[lo:hi]
+            bigrams = h.bigram_at[lo:hi][starts].astype(np.int64)
+            bigrams += words
+            bigrams <<= row_bits
+            bigrams |= rows[starts]
+            packed[at:at + len(bigrams)] = bigrams
+            at += len(bigrams)
+
+        def decode(compact: np.ndarray) -> np.ndarray:
+            return np.where(compact < words, compact, (compact - words) | _BIGRAM)
+        return [packed], decode
 
     def _keys_valid(self, keys):
         bigram = (keys & _BIGRAM) != 0

@@ -249,11 +249,13 @@ def indicator_columns(rows, keys, n_rows: int, min_count: int = 1) -> tuple[sp.c
 
 def packed_indicator_columns(packed: list, n_rows: int, min_count: int = 1) -> tuple[sp.csr_matrix, np.ndarray]:
     """`indicator_columns` of occurrences already packed by the caller as key << row_bits | row,
-    row_bits = `row_bits(n_rows)`, in a list of chunks (emptied as they are read). Returns the
-    matrix and the keys of its columns, ascending."""
+    row_bits = `row_bits(n_rows)`, in a list of chunks (emptied as they are read; a single
+    chunk is sorted in place). Returns the matrix and the keys of its columns, ascending."""
     total = sum(map(len, packed))
     if total == 0:
         return sp.csr_matrix((n_rows, 0), dtype=np.float32), np.zeros(0, dtype=np.int64)
+    if len(packed) == 1:
+        return _assemble([(np.asarray(packed.pop(), dtype=np.int64), None, 0)], _bits(n_rows), n_rows, min_count)
     joined = np.empty(total, dtype=np.int64)
     at = 0
     for i in range(len(packed)):
@@ -378,7 +380,8 @@ def _key_runs(block: np.ndarray, row_bits: int, min_count: int):
         keep = counts >= min_count
         block = block[np.repeat(keep, counts)]
         counts, keys = counts[keep], keys[keep]
-    return counts, keys, (block & ((1 << row_bits) - 1)).astype(np.int32)
+    # The row is in the low bits: and-ing after an int32 cast keeps it, in one pass (rows < 2**31).
+    return counts, keys, np.bitwise_and(block, (1 << row_bits) - 1, dtype=np.int32)
 
 
 def indicator_matrix(rows: np.ndarray, columns: np.ndarray, n_rows: int, n_columns: int) -> sp.csr_matrix:

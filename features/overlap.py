@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .base import DenseFeature
+from .encoding import row_slice
 
 COUNT_CHOICES = ("clipped", "positions")
 
@@ -37,26 +38,35 @@ class Overlap(DenseFeature):
         if self.count not in COUNT_CHOICES:
             raise ValueError(f"count must be one of {COUNT_CHOICES}, got {self.count!r}")
         p, h = batch.premise, batch.hypothesis
-        n, n_h = len(batch), len(h.ids)
-        _, pi, hi = batch.word_matches("premise", "hypothesis")
-        content_cell = p.content[pi] & h.content[hi]
-        in_premise = np.bincount(hi, minlength=n_h)
-        in_premise_content = np.bincount(hi[content_cell], minlength=n_h)
-        if self.count == "clipped":
-            # The r-th occurrence of a word in the hypothesis is covered iff the premise holds it
-            # at least r times (r = earlier occurrences + 1).
-            _, ei, ki = batch.repeats("hypothesis")
-            earlier = np.bincount(ki, minlength=n_h)
-            earlier_content = np.bincount(ki[h.content[ei] & h.content[ki]], minlength=n_h)
-            covered = earlier < in_premise
-            covered_content = h.content & (earlier_content < in_premise_content)
-        else:
-            covered = in_premise > 0
-            covered_content = in_premise_content > 0
-        h_rows = np.repeat(np.arange(n), h.lengths)
-        count_all = np.bincount(h_rows, weights=covered, minlength=n)
-        count_content = np.bincount(h_rows, weights=covered_content, minlength=n)
-        n_content = np.bincount(h_rows, weights=h.content, minlength=n)
+        n = len(batch)
+        matches = batch.word_matches("premise", "hypothesis")
+        repeats = batch.repeats("hypothesis") if self.count == "clipped" else None
+        count_all, count_content, n_content = np.zeros(n), np.zeros(n), np.zeros(n)
+        for start, stop in batch.row_blocks():
+            h_lo, h_hi = h.offsets[start], h.offsets[stop]
+            n_h = h_hi - h_lo
+            content = h.content[h_lo:h_hi]
+            at = row_slice(matches[0], start, stop)
+            pi, hj = matches[1][at], matches[2][at] - h_lo  # hj: position among this block's tokens
+            content_cell = p.content[pi] & content[hj]
+            in_premise = np.bincount(hj, minlength=n_h)
+            in_premise_content = np.bincount(hj[content_cell], minlength=n_h)
+            if repeats is not None:
+                # The r-th occurrence of a word in the hypothesis is covered iff the premise holds
+                # it at least r times (r = earlier occurrences + 1).
+                at = row_slice(repeats[0], start, stop)
+                ej, kj = repeats[1][at] - h_lo, repeats[2][at] - h_lo
+                earlier = np.bincount(kj, minlength=n_h)
+                earlier_content = np.bincount(kj[content[ej] & content[kj]], minlength=n_h)
+                covered = earlier < in_premise
+                covered_content = content & (earlier_content < in_premise_content)
+            else:
+                covered = in_premise > 0
+                covered_content = in_premise_content > 0
+            rows = np.repeat(np.arange(stop - start), h.lengths[start:stop])
+            count_all[start:stop] = np.bincount(rows, weights=covered, minlength=stop - start)
+            count_content[start:stop] = np.bincount(rows, weights=covered_content, minlength=stop - start)
+            n_content[start:stop] = np.bincount(rows, weights=content, minlength=stop - start)
         return np.column_stack([count_all, _ratio(count_all, h.lengths), count_content,
                                 _ratio(count_content, n_content)])
 

@@ -17,6 +17,17 @@ def test_integer_values_get_a_bin_each_and_the_ends_stay_open():
     assert bin_index(np.array([-9, -3, -2, -1, 0, 1, 2, 7]), edges).tolist() == [0, 0, 1, 1, 2, 3, 3, 3]
 
 
+@pytest.mark.parametrize("n_edges", [0, 1, 4, 16, 17, 40])
+def test_bin_index_counts_the_edges_at_or_below_each_value_as_a_binary_search_does(n_edges):
+    rng = np.random.default_rng(n_edges)
+    edges = np.unique(rng.normal(size=n_edges).round(1))
+    values = np.concatenate([rng.normal(size=500).round(1), edges, [np.nan, np.inf, -np.inf, -0.0, 0.0]])
+    expected = np.searchsorted(edges, values, side="right")  # NaN sorts last: in the top bin
+    got = bin_index(values, edges)
+    assert got.dtype == expected.dtype and got.tolist() == expected.tolist()
+    assert bin_index(np.arange(-3, 4), edges).tolist() == np.searchsorted(edges, np.arange(-3.0, 4.0), "right").tolist()
+
+
 def test_too_many_integer_values_fall_back_to_quantiles_between_integers():
     values = np.arange(-10, 10)
     edges = fit_edges(values, bins=4, integer=True)

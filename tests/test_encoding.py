@@ -9,7 +9,7 @@ import features.encoding as encoding
 from experiments.corpora.synthetic import generate_pairs
 from experiments.measure.dict_reference import dict_featurize
 from features import PairFeaturizer
-from features.encoding import Encoder, matching_cross_index
+from features.encoding import Encoder, matching_cross_index, tag_matched_cells, tag_matched_count
 from tests.conftest import TINY
 
 
@@ -61,13 +61,36 @@ def test_word_matches_and_repeats_equal_a_loop(monkeypatch):
     monkeypatch.setattr(encoding, "CHUNK_TOKENS", 50)  # several chunks
     batch = Encoder().fit_encode(pairs)
     p, h = batch.premise, batch.hypothesis
-    expected, repeats = set(), set()
+    expected, repeats, premise_repeats = set(), set(), set()
     for r in range(len(pairs)):
-        hs = range(h.offsets[r], h.offsets[r + 1])
-        expected |= {(r, i, j) for i in range(p.offsets[r], p.offsets[r + 1]) for j in hs if p.ids[i] == h.ids[j]}
+        ps, hs = range(p.offsets[r], p.offsets[r + 1]), range(h.offsets[r], h.offsets[r + 1])
+        expected |= {(r, i, j) for i in ps for j in hs if p.ids[i] == h.ids[j]}
         repeats |= {(r, j, k) for j in hs for k in hs if j < k and h.ids[j] == h.ids[k]}
-    assert set(zip(*(a.tolist() for a in batch.word_matches()))) == expected
-    assert set(zip(*(a.tolist() for a in batch.repeats()))) == repeats
+        premise_repeats |= {(r, j, k) for j in ps for k in ps if j < k and p.ids[j] == p.ids[k]}
+    first_repeats = Encoder().fit_encode(pairs).repeats()  # asked before the matches they come with
+    for found, wanted in ((batch.word_matches(), expected), (batch.repeats(), repeats), (first_repeats, repeats),
+                          (batch.repeats("premise"), premise_repeats)):
+        cells = list(zip(*(a.tolist() for a in found)))
+        assert len(cells) == len(set(cells)) and set(cells) == wanted
+        assert (np.diff(found[0]) >= 0).all()  # rows in order: bleu and overlap take them a block at a time
+    assert [a.dtype for a in batch.word_matches()] == [np.int32] * 3
+
+
+def test_tag_matched_cells_skip_tokens_not_valid_and_count_without_sorting():
+    pairs = TINY + generate_pairs(150, seed=4, vocab_size=30)
+    batch = Encoder().fit_encode(pairs)
+    p, h = batch.premise, batch.hypothesis
+    rng = np.random.default_rng(0)
+    for p_valid, h_valid in ((None, None), (rng.random(len(p.ids)) < 0.7, None), (None, rng.random(len(h.ids)) < 0.4)):
+        for start, stop in ((0, len(pairs)), (5, 40), (9, 9)):
+            cells = tag_matched_cells(p, h, p.coarse, h.coarse, start, stop, p_valid, h_valid)
+            found = list(zip(np.repeat(cells.a_rows, cells.reps).tolist(), np.repeat(cells.a_order, cells.reps).tolist(),
+                             cells.b_order[cells.b_local()].tolist()))
+            expected = {(r, i, j) for r in range(start, stop) for i in range(p.offsets[r], p.offsets[r + 1])
+                        for j in range(h.offsets[r], h.offsets[r + 1]) if p.coarse[i] == h.coarse[j]
+                        and (p_valid is None or p_valid[i]) and (h_valid is None or h_valid[j])}
+            assert len(found) == len(set(found)) and set(found) == expected
+            assert len(cells) == tag_matched_count(p, h, p.coarse, h.coarse, start, stop, p_valid, h_valid)
 
 
 def test_shared_and_unshared_premises_encode_alike():

@@ -29,6 +29,7 @@ from features.cross_unigrams import CrossUnigrams
 from features.hyp_ngrams import HypNgrams
 from features.length_diff import LengthDiff
 from features.overlap import Overlap
+from features.prem_ngrams import PremNgrams
 from features.registry import build
 from tests.conftest import TINY, make_pair, remember_tiny_parses
 from tests.wordnet_fixture import write_tiny_wordnet
@@ -130,16 +131,63 @@ def test_cross_bigrams_repeated_bigram_is_one_indicator():
     assert feature.get_feature_names_out().tolist() == ["cross_bigrams:a dog|a dog"]
 
 
-@pytest.mark.parametrize("kind", [CrossUnigrams, CrossBigrams])
-def test_packed_and_generic_key_paths_give_the_same_columns(kind, monkeypatch):
+@pytest.mark.parametrize("min_count", [1, 2, 3])
+@pytest.mark.parametrize("kind", [CrossUnigrams, CrossBigrams, HypNgrams, PremNgrams])
+def test_packed_and_generic_key_paths_give_the_same_columns(kind, min_count, monkeypatch):
+    # The packed path of cross_bigrams also leaves out hypothesis bigrams rarer than min_count.
     from experiments.corpora.synthetic import generate_pairs
     pairs = TINY + generate_pairs(300, seed=4, vocab_size=60)
-    packed = kind(tag_match="exact", min_count=2).fit(pairs)
+    params = {"min_count": min_count, **({"tag_match": "exact"} if "tag_match" in kind().get_params() else {})}
+    packed = kind(**params).fit(pairs)
+    # A batch encoded by the fitted encoder holds unseen bigrams (id -1), which neither path keys.
+    other = packed.encoder_.encode(generate_pairs(120, seed=5, vocab_size=80))
+    assert (other.hypothesis.bigram_at < 0).sum() > 20
+    packed_other = kind(**params).fit(other)
     monkeypatch.setattr(kind, "_packed_keys", lambda self, batch, row_bits: None)
-    generic = kind(tag_match="exact", min_count=2).fit(pairs)
+    generic = kind(**params).fit(pairs)
     assert (packed.keys_.keys == generic.keys_.keys).all() and len(packed.keys_) > 50
     assert (packed.transform(pairs) != generic.transform(pairs)).nnz == 0
     assert (packed.fit_transform(pairs) != generic.fit_transform(pairs)).nnz == 0
+    generic_other = kind(**params).fit(other)
+    assert (packed_other.keys_.keys == generic_other.keys_.keys).all()
+    assert (packed_other.transform(other) != generic_other.transform(other)).nnz == 0
+
+
+def test_dense_matrix_is_the_sparse_values_then_the_bin_indicators():
+    from experiments.corpora.synthetic import generate_pairs
+    pairs = TINY + generate_pairs(200, seed=6, vocab_size=30)
+    zeros_left_out = 0
+    for feature in (Overlap(bins=4), Bleu(bins=3, scale="standard"), LengthDiff(scale="none", bins=0),
+                    Overlap(scale="none", bins=5)):
+        X = feature.fit_transform(pairs)
+        values = feature.raw_values(pairs)
+        scaled = sp.csr_matrix(((values - feature.center_) / feature.scale_).astype(np.float32))  # zeros left out
+        binned = [j for j, edges in enumerate(feature.bin_edges_) if len(edges)]
+        offsets = np.cumsum([0] + [len(feature.bin_edges_[j]) + 1 for j in binned])
+        indicators = sp.csr_matrix((len(pairs), offsets[-1]), dtype=np.float32)
+        if binned:
+            cols = np.column_stack([offsets[i] + np.searchsorted(feature.bin_edges_[j], values[:, j], side="right")
+                                    for i, j in enumerate(binned)])
+            indicators = sp.csr_matrix((np.ones(cols.size, dtype=np.float32), cols.ravel(),
+                                        np.arange(0, cols.size + 1, len(binned))), shape=(len(pairs), offsets[-1]))
+        expected = sp.hstack([scaled, indicators], format="csr")
+        zeros_left_out += values.size - scaled.nnz
+        assert X.shape == expected.shape and X.indices.dtype == np.int32 and X.has_sorted_indices
+        assert (X.indptr == expected.indptr).all() and (X.indices == expected.indices).all()
+        assert (X.data == expected.data).all()
+    assert zeros_left_out > 100
+
+
+def test_bleu_and_overlap_count_rows_in_blocks_of_any_size(monkeypatch):
+    from features import encoding
+    from experiments.corpora.synthetic import generate_pairs
+    pairs = TINY + generate_pairs(400, seed=8, vocab_size=30)
+    whole = [Bleu().raw_values(pairs), Overlap().raw_values(pairs), Overlap(count="positions").raw_values(pairs)]
+    for rows, tokens in ((1, 9), (7, 60), (64, 1000)):
+        monkeypatch.setattr(encoding, "ROW_CHUNK", rows)
+        monkeypatch.setattr(encoding, "CHUNK_TOKENS", tokens)
+        blocks = [Bleu().raw_values(pairs), Overlap().raw_values(pairs), Overlap(count="positions").raw_values(pairs)]
+        assert all((a == b).all() for a, b in zip(whole, blocks)), rows
 
 
 def test_lowercase_parameter():
