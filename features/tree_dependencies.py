@@ -193,14 +193,7 @@ def dependencies_from_tree(parse: str) -> tuple[tuple[str, ...], np.ndarray, tup
             tag = _BASE.get(parts[0]) or _base(parts[0])
             node = (tag, len(words), 0, parts[1].lower(), tag)
             words.append(parts[1])
-            if stack:
-                stack[-1][1].append(node)
-                if tag == "CC":
-                    stack[-1][2] = True
-            elif top is None:
-                top = node
-            else:
-                raise ValueError("malformed tree: text after the end of the tree")
+            top = _attach(node, stack, top, tag == "CC")
             closes -= 1
         elif len(parts) > 2:
             raise ValueError(f"malformed tree: {chunk!r} holds more than a tag and a word")
@@ -220,14 +213,7 @@ def dependencies_from_tree(parse: str) -> tuple[tuple[str, ...], np.ndarray, tup
             closes -= 1
             if node is None:  # no leaf below
                 continue
-            if stack:
-                stack[-1][1].append(node)
-                if cat == "CONJP":
-                    stack[-1][2] = True
-            elif top is None:
-                top = node
-            else:
-                raise ValueError("malformed tree: text after the end of the tree")
+            top = _attach(node, stack, top, cat == "CONJP")
     if stack:
         raise ValueError("malformed tree: unbalanced brackets (a constituent is never closed)")
     if top is None:
@@ -236,6 +222,19 @@ def dependencies_from_tree(parse: str) -> tuple[tuple[str, ...], np.ndarray, tup
     heads[root], labels[root] = root, "ROOT"
     count = len(words)
     return tuple(words), np.array(heads[:count], dtype=np.int32), tuple(labels[:count])
+
+
+def _attach(node: tuple, stack: list, top, coordinates: bool):
+    """Give `node` to the open constituent (marking it coordinated when `coordinates`), or make it
+    the tree's top; returns the top."""
+    if stack:
+        stack[-1][1].append(node)
+        if coordinates:
+            stack[-1][2] = True
+        return top
+    if top is None:
+        return node
+    raise ValueError("malformed tree: text after the end of the tree")
 
 
 def _resolve(cat: str, children: list, coordinated: bool, heads: list, labels: list) -> tuple:

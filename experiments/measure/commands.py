@@ -155,15 +155,14 @@ def bench_commands(which: str, data_dir: str | None, n_pairs: int, seed: int, re
                              else Path(scratch) / f"record-{i}.json"))
             if which == "strongest":
                 for kind in ("cold", "warm"):
-                    r = runs[-1][kind]
-                    log(f"strongest run {i + 1}/{repeats}, {kind}: {_main_job_line(r)}")
-                continue
-            r = runs[-1]
-            log(f"{which} run {i + 1}/{repeats}: {r['wall_seconds']:.1f}s wall, peak RSS "
-                f"{r['peak_rss_bytes'] / 2 ** 30:.2f} GiB (process tree {r['peak_tree_rss_bytes'] / 2 ** 30:.2f} GiB)"
-                + (f", C={r['chosen']}, dev {100 * r['dev_accuracy']:.2f}%, stages "
-                   f"{', '.join(f'{k} {v:.1f}' for k, v in r['stages'].items())}" if which == "main_job" else "")
-                + f"; load {r['load_average_before'][0]:.2f} -> {r['load_average_after'][0]:.2f}")
+                    log(f"strongest run {i + 1}/{repeats}, {kind}: {_main_job_line(runs[-1][kind])}")
+            elif which == "main_job":
+                log(f"main_job run {i + 1}/{repeats}: {_main_job_line(runs[-1])}")
+            else:
+                r = runs[-1]
+                log(f"{which} run {i + 1}/{repeats}: {r['wall_seconds']:.1f}s wall, peak RSS "
+                    f"{r['peak_rss_bytes'] / 2 ** 30:.2f} GiB (process tree {r['peak_tree_rss_bytes'] / 2 ** 30:.2f} "
+                    f"GiB); load {r['load_average_before'][0]:.2f} -> {r['load_average_after'][0]:.2f}")
     if which == "strongest":
         return {which: {"data_dir": source, "runs": runs,
                         **{kind: _summary([r[kind] for r in runs]) for kind in ("cold", "warm")}}}
@@ -173,9 +172,7 @@ def bench_commands(which: str, data_dir: str | None, n_pairs: int, seed: int, re
                "peak_rss_bytes_median": int(statistics.median(peaks)), "peak_rss_bytes_max": max(peaks),
                "peak_tree_rss_bytes_max": max(r["peak_tree_rss_bytes"] for r in runs)}
     if which == "main_job":
-        summary.update(stages_median={k: statistics.median(r["stages"][k] for r in runs) for k in runs[0]["stages"]},
-                       every_fit_converged=all(r["every_fit_converged"] for r in runs),
-                       same_choice_every_run=len({json.dumps(r["chosen"]) for r in runs}) == 1)
+        summary.update(_summary(runs))  # stages, convergence and the choice, as for --strongest
     return {which: summary}
 
 
