@@ -144,6 +144,9 @@ class DenseFeature(FeatureType):
 
     columns: ClassVar[tuple[str, ...]] = ()
     integer_columns: ClassVar[tuple[str, ...]] = ()
+    # Whether the values are worth keeping on disk between runs (`features.value_cache`): costly,
+    # and a function of the pairs, their lemmas and parses, and the type's parameters alone.
+    cache_values: ClassVar[bool] = False
 
     def __init__(self, *, lowercase: bool = True, scale: str = "standard", bins: int = 0,
                  bin_integers: str = "values"):
@@ -160,7 +163,7 @@ class DenseFeature(FeatureType):
         check_option("scale", self.scale)
         check_option("bins", self.bins)
         check_option("bin_integers", self.bin_integers)
-        values = self._values(self._batch(pairs, fit=True))
+        values = self._values_of(self._batch(pairs, fit=True))
         self.center_ = np.zeros(values.shape[1])
         self.scale_ = np.ones(values.shape[1])
         if self.scale == "standard" and len(values):
@@ -175,7 +178,19 @@ class DenseFeature(FeatureType):
         return self._matrix(values)
 
     def transform(self, pairs):
-        return self._matrix(self._values(self._batch(pairs, fit=False)))
+        return self._matrix(self._values_of(self._batch(pairs, fit=False)))
+
+    def _values_of(self, batch: EncodedPairs) -> np.ndarray:
+        """`_values`, or the values a run kept on disk for these very pairs (`features.value_cache`)."""
+        found = batch.value_cache if self.cache_values else None
+        if found is None:
+            return self._values(batch)
+        cache, digest = found
+        values = cache.get(self, digest, len(batch))
+        if values is None:
+            values = self._values(batch)
+            cache.put(self, digest, values)
+        return values
 
     def raw_values(self, pairs) -> np.ndarray:
         """Unscaled values (for inspection and tests)."""

@@ -10,6 +10,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
+from . import value_cache
 from .encoding import EncodedPairs, Encoder, _pair_list
 from .options import DEFAULTS, OPTIONS
 from .pair import MAX_PAIRWISE_TOKENS, PairTooLongError, describe_too_long
@@ -105,10 +106,12 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         options = self.options()
         # The input contract (`check_pairs`): a list of Pairs here, annotated ones checked by the
         # encoder, which reads every pair's tags anyway and fails before anything is fitted.
+        kept = value_cache.lookup(pairs)  # by identity: before the list is copied
         pairs = _pair_list(pairs)
         started = time.perf_counter()
         encoder = Encoder(lowercase=self.lowercase)
         batch = self._encode(encoder, pairs, fit=True)  # before any fitted attribute changes
+        batch.value_cache = kept
         self.timings_ = {"encode": time.perf_counter() - started}
         self.encoder_ = encoder
         self.types_ = {name: build(name, options) for name in names}
@@ -122,9 +125,13 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
 
     def transform(self, pairs):
         check_is_fitted(self, "types_")
+        kept = value_cache.lookup(pairs)
         pairs = _pair_list(pairs)  # annotated: checked by the encoder, as in fit_transform
-        # The encoded batch lives only inside _blocks, so its arrays are freed before stacking.
-        return _stack(self._blocks(self._encode(self.encoder_, pairs, fit=False), fit=False), len(pairs))
+        batch = self._encode(self.encoder_, pairs, fit=False)
+        batch.value_cache = kept
+        blocks = self._blocks(batch, fit=False)
+        del batch  # its arrays are freed before stacking
+        return _stack(blocks, len(pairs))
 
     def _blocks(self, batch: EncodedPairs, fit: bool) -> list:
         """Build every type's block of the encoded batch (fitting them when `fit`)."""

@@ -124,6 +124,9 @@ class EncodedPairs:
     premise: Side
     hypothesis: Side
     pairs: Sequence[Pair] | None = None  # the pairs themselves, for per-pair custom features
+    # (ValueCache, digest of the pairs) where the engine keeps these pairs' values on disk
+    # (`features.value_cache`), else None.
+    value_cache: tuple | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __len__(self) -> int:

@@ -28,6 +28,7 @@ from ..outputs.records import peak_rss_bytes, versions
 from .artifacts import read_artifacts
 from .config import RunConfig
 from .errors import UsageError
+from . import kept_values
 from .explanations import top_features
 from .metrics import evaluate
 from .parallel import grid_backend, n_jobs, shared
@@ -48,6 +49,7 @@ class Prepared:
     featurizer: PairFeaturizer | None
     matrices: dict  # "train", "selection", "evaluation" -> CSR matrix (or None)
     timings: dict = field(default_factory=dict)
+    kept_values: dict = field(default_factory=dict)  # what the disk cache of feature values gave
 
     @property
     def matrix_types(self) -> list[str]:
@@ -56,24 +58,38 @@ class Prepared:
 
 def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
     """Load, annotate (with lemmas when a row reads them) and featurize the splits once."""
+    from features.parsing import parse_progress
+    from features.registry import pairwise_types, types_need_parses
     timings: dict = {}
     corpus = config.corpus()
     started = time.perf_counter()
-    lemmas = any(r.spec.needs_lemmas or features.types_need_lemmas(r.feature_types) for r in rows)
-    from features.registry import pairwise_types
+    matrix_types = [t for t in features.FEATURE_TYPES if any(t in r.feature_types for r in rows)]
+    model_lemmas = any(r.spec.needs_lemmas for r in rows)
+    lemma_types = [t for t in matrix_types if features.types_need_lemmas([t])]
     pairwise = tuple(pairwise_types(dict.fromkeys(t for r in rows for t in r.feature_types)))
-    data = load_splits(config, corpus, log, lemmas=lemmas, pairwise=pairwise)
+    # Lemmas that only cacheable types read wait until the cache has been asked (`kept_values`).
+    deferred = not model_lemmas and bool(lemma_types) and all(
+        getattr(features.FEATURE_TYPES[t], "cache_values", False) for t in lemma_types)
+    data = load_splits(config, corpus, log, lemmas=(model_lemmas or bool(lemma_types)) and not deferred,
+                       pairwise=pairwise)
+    kept = kept_values.find(data, matrix_types, config.featurizer)
+    if deferred:
+        data = kept_values.with_lemmas(data, kept_values.needs(kept, data, lemma_types), config.progress,
+                                       config.jobs, log)
+    if kept.covered:
+        log(f"feature values found on disk for {', '.join(sorted(kept.covered))}: "
+            f"{', '.join(t.name for t in kept_values.cacheable(matrix_types, config.featurizer))} not computed")
     timings["load_and_annotate"] = time.perf_counter() - started
     featurizer, matrices = None, {}
-    matrix_types = [t for t in features.FEATURE_TYPES if any(t in r.feature_types for r in rows)]
     if matrix_types:
-        from features.parsing import parse_progress
-        from features.registry import types_need_parses
-        if types_need_parses(matrix_types):
-            timings["parse"] = _parse_splits(data, config.progress, log)
+        parse_types = [t for t in matrix_types if types_need_parses([t])]
+        to_parse = kept_values.needs(kept, data, parse_types)
+        if to_parse:
+            timings["parse"] = _parse_splits(data, config.progress, log, to_parse)
         started = time.perf_counter()
         featurizer = PairFeaturizer(features=matrix_types, **config.featurizer)
-        with parse_progress(config.progress):  # the dependency parse, where a type reads one, can take minutes
+        # the dependency parse, where a type reads one, can take minutes
+        with parse_progress(config.progress), kept_values.pointed(kept, data):
             matrices["train"] = featurizer.fit_transform(data.train)
             if data.selection is not None:
                 matrices["selection"] = featurizer.transform(data.selection)
@@ -84,16 +100,18 @@ def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
         timings["featurize_by_type"] = dict(featurizer.timings_)
         log(f"featurized {len(data.train)} training pairs into {featurizer.n_features_out_} columns "
             f"in {timings['featurize']:.1f}s")
-    return Prepared(corpus, data, featurizer, matrices, timings)
+        if kept.cache is not None and kept.cache.rejected:
+            log(f"feature values on disk: {kept.cache.rejected} damaged or stale entries ignored and rewritten")
+    return Prepared(corpus, data, featurizer, matrices, timings, kept.record())
 
 
-def _parse_splits(data: Splits, progress: bool, log) -> float:
+def _parse_splits(data: Splits, progress: bool, log, names=("train", "selection", "evaluation")) -> float:
     """Parse every distinct sentence of the splits once, before featurizing: the types that read
     parses then find them in memory. One stage with its own time and progress bar, and one pool
     of parser workers for all splits rather than one per split inside the featurizer."""
     from features.parsing import parse_sentences
     started = time.perf_counter()
-    splits = [data.train, data.selection or [], data.evaluation or []]
+    splits = [getattr(data, name) or [] for name in dict.fromkeys(names)]
     sides = {}  # distinct token tuple -> its tree (the first one given), or None
     for split in splits:
         for p in split:
@@ -337,6 +355,7 @@ def run(config: RunConfig, log=None) -> Outcome:
         "notes": notes,
         "reference": majority_reference(rows, prepared.data, config),
         "timings": prepared.timings,
+        "value_cache": prepared.kept_values,
         "peak_rss_bytes": peak_rss_bytes(),
         "versions": versions(),
     }
