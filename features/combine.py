@@ -1,7 +1,9 @@
 """`PairFeaturizer`: the selected feature types stacked into one float32 CSR matrix with named columns."""
 from __future__ import annotations
 
+import contextlib
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -143,7 +145,8 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
             return block, time.perf_counter() - began
 
         names = list(self.types_)
-        results = self._map(one, names)
+        with _types_bar(len(names), len(batch)) as advance:
+            results = self._map(lambda name: advance(name, one(name)), names)
         if fit:
             self.timings_.update({name: seconds for name, (_, seconds) in zip(names, results)})
         return [block for block, _ in results]
@@ -211,6 +214,39 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
             if cols.start <= column < cols.stop:
                 return self.types_[name].feature_name(column - cols.start)
         raise IndexError(f"column {column} out of range (0..{self.n_features_out_ - 1})")
+
+
+# Whether featurizing shows a bar of the types done (on stderr): only the command knows whether
+# the run is quiet. Process-wide, as the types run on threads.
+_PROGRESS = {"shown": False}
+_BAR_FROM_PAIRS = 50_000  # smaller batches take seconds: no bar
+
+
+@contextlib.contextmanager
+def featurize_progress(shown: bool):
+    """Within the block, featurizing a large batch shows a bar that advances as each type is done."""
+    previous, _PROGRESS["shown"] = _PROGRESS["shown"], bool(shown)
+    try:
+        yield
+    finally:
+        _PROGRESS["shown"] = previous
+
+
+@contextlib.contextmanager
+def _types_bar(n_types: int, n_pairs: int):
+    """A function (type name, result) -> result that advances the bar, if one is shown."""
+    if not _PROGRESS["shown"] or n_pairs < _BAR_FROM_PAIRS:
+        yield lambda name, result: result
+        return
+    from tqdm import tqdm
+    lock = threading.Lock()
+    with tqdm(total=n_types, desc=f"featurizing {n_pairs} pairs", unit="type", leave=False) as bar:
+        def advance(name, result):
+            with lock:
+                bar.set_postfix_str(f"{name} done", refresh=False)
+                bar.update()
+            return result
+        yield advance
 
 
 # Seconds per type after encoding at SNLI scale (benchmark), for scheduling only; bleu includes

@@ -30,7 +30,8 @@ import numpy as np
 from .atomic import atomic_open
 
 MAGIC = b"NLI-VALUES-1\n"
-_HEADER = struct.Struct("<32sQQ32s")  # sha256 of the key, rows, columns, sha256 of the values (float64, row-major), which follow
+# sha256 of the key, rows, columns, sha256 of the values (float64, row-major), which follow
+_HEADER = struct.Struct("<32sQQ32s")
 # Below this many pairs the values cost less than the disk: tests and small corpora leave no entries.
 MIN_ROWS = 10_000
 # Parameters a real-valued type applies after its values (`features.base.DenseFeature._matrix`):
@@ -50,7 +51,8 @@ def pairs_digest(pairs: Sequence) -> str:
         pickler = pickle.Pickler(buffer, protocol=5)
         pickler.fast = True
         pickler.dump([(p.premise, p.hypothesis, p.premise_tokens, p.premise_tags, p.hypothesis_tokens,
-                       p.hypothesis_tags, p.premise_lemmas, p.hypothesis_lemmas, p.premise_tree, p.hypothesis_tree) for p in pairs[start:start + _DIGEST_CHUNK]])
+                       p.hypothesis_tags, p.premise_lemmas, p.hypothesis_lemmas, p.premise_tree, p.hypothesis_tree)
+                      for p in pairs[start:start + _DIGEST_CHUNK]])
         digest.update(buffer.getbuffer())
     return digest.hexdigest()
 

@@ -67,3 +67,14 @@ def test_a_sentence_too_long_stops_fit_before_anything_is_fitted():
         featurizer.transform([long])
     unlexicalized = PairFeaturizer(features="unlexicalized", n_jobs=1).fit(TINY + [long])  # no pairwise type
     assert unlexicalized.transform([long]).shape[0] == 1
+
+
+def test_featurizing_a_large_batch_shows_the_types_done(monkeypatch, capsys):
+    monkeypatch.setattr(combine, "_BAR_FROM_PAIRS", 1)
+    with combine.featurize_progress(True):
+        shown = PairFeaturizer(features="unlexicalized").fit_transform(TINY)
+    bar = capsys.readouterr().err
+    assert f"featurizing {len(TINY)} pairs" in bar and "/3 [" in bar
+    quiet = PairFeaturizer(features="unlexicalized").fit_transform(TINY)  # the switch is off outside the block
+    assert capsys.readouterr().err == ""
+    assert (shown != quiet).nnz == 0

@@ -16,7 +16,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 import features
-from features.combine import PairFeaturizer
+from features.combine import PairFeaturizer, featurize_progress
 from features.labels import NLI2, NLI3
 from models.common import check_training_labels
 from models import majority
@@ -58,7 +58,7 @@ class Prepared:
 
 def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
     """Load, annotate (with lemmas when a row reads them) and featurize the splits once."""
-    from features.parsing import parse_progress
+    from features.parsing import forget_derived_parses, parse_progress
     from features.registry import pairwise_types, types_need_parses
     timings: dict = {}
     corpus = config.corpus()
@@ -89,13 +89,14 @@ def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
         started = time.perf_counter()
         featurizer = PairFeaturizer(features=matrix_types, **config.featurizer)
         # the dependency parse, where a type reads one, can take minutes
-        with parse_progress(config.progress), kept_values.pointed(kept, data):
+        with parse_progress(config.progress), featurize_progress(config.progress), kept_values.pointed(kept, data):
             matrices["train"] = featurizer.fit_transform(data.train)
             if data.selection is not None:
                 matrices["selection"] = featurizer.transform(data.selection)
             if data.evaluation is not None:
                 matrices["evaluation"] = (matrices["selection"] if data.evaluation is data.selection
                                           else featurizer.transform(data.evaluation))
+        forget_derived_parses()
         timings["featurize"] = time.perf_counter() - started
         timings["featurize_by_type"] = dict(featurizer.timings_)
         log(f"featurized {len(data.train)} training pairs into {featurizer.n_features_out_} columns "
