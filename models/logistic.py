@@ -71,6 +71,9 @@ BLOCK_MAX = 64
 BLOCK_ROWS = 65_536
 # Columns stored in at least this share of the rows are multiplied as a dense block (`_Products`).
 DENSE_SHARE = 0.5
+# Values per slice where `_Newton` and `_Products` copy parts of the matrix a piece at a time:
+# transients of tens of MiB, where copying whole parts at once briefly held a second matrix.
+_SLICE = 1 << 22
 
 
 class LogisticClassifier(ClassifierMixin, BaseEstimator):
@@ -329,10 +332,11 @@ class _Newton:
         dense = np.flatnonzero(counts >= BLOCK_MIN_SHARE * self.n)
         self.block = np.sort(dense[np.argsort(-counts[dense], kind="stable")[:BLOCK_MAX]])
         columns = self.used[self.block]
-        self.block_rows = slice(None, None, max(1, -(-self.n // BLOCK_ROWS)))
-        sampled = X[self.block_rows]
-        dense_part = sampled[:, columns].toarray() if sp.issparse(X) else np.asarray(sampled[:, columns])
-        self.block_matrix = np.hstack([dense_part, np.ones((dense_part.shape[0], 1))]).astype(np.float32)
+        step = max(1, -(-self.n // BLOCK_ROWS))
+        self.block_rows = slice(None, None, step)
+        self.block_matrix = np.ones((-(-self.n // step), len(columns) + 1), np.float32)  # ones: the intercepts
+        for lo, hi, part in _dense_rows(X, columns, step):
+            self.block_matrix[lo:hi, :-1] = part
         # Positions of the block's parameters in the flat vector: its columns' weights, then the intercepts.
         self.block_index = np.concatenate([(self.block[:, None] * self.K + np.arange(self.K)).ravel(),
                                            self.d * self.K + np.arange(self.K)])
@@ -474,27 +478,32 @@ class _Products:
     def __init__(self, X, n_threads: int):
         threads = max(1, n_threads)
         if sp.issparse(X):
-            Xt = X.T.tocsr()
-            present = np.diff(Xt.indptr)  # rows holding each feature
+            present = _column_counts(X)  # rows holding each feature
             features = np.flatnonzero(present)
             # Columns in most rows (the real-valued ones: scaled values are rarely 0) are kept dense,
             # after the sparse ones: BLAS reads them several times faster than CSR's index arrays,
             # in less memory (the strongest group at SNLI scale: 154 such columns, 3/4 of the entries).
             dense = present[features] >= DENSE_SHARE * X.shape[0]
-            self.features = np.concatenate([features[~dense], features[dense]])
+            sparse = features[~dense]
+            self.features = np.concatenate([sparse, features[dense]])
             self.counts = present[self.features]
-            St = Xt[features[~dense]] if len(features) - dense.sum() < Xt.shape[0] else Xt
-            Dt = Xt[features[dense]].toarray() if dense.any() else None
-            del Xt
             # Sparse blocks of equal work (stored entries), not of equal feature counts: features
             # are numbered from the most frequent, so equal counts put most entries in the first.
-            bounds = np.searchsorted(St.indptr, np.linspace(0, St.nnz, threads + 1)).astype(int)
-            bounds[0], bounds[-1] = 0, St.shape[0]
-            self.blocks = [(lo, hi, St[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
-            if Dt is not None:
-                k, offset = len(Dt), St.shape[0]
-                cuts = np.linspace(0, k, threads + 1).astype(int)
-                self.blocks += [(offset + lo, offset + hi, np.ascontiguousarray(Dt[lo:hi]))
+            ends = np.concatenate([[0], np.cumsum(self.counts[:len(sparse)])])
+            bounds = np.searchsorted(ends, np.linspace(0, ends[-1], threads + 1)).astype(int)
+            bounds[0], bounds[-1] = 0, len(sparse)
+            # Each sparse block is transposed from its own columns of X, and the dense block filled
+            # a slice of rows at a time: X.T.tocsr() would briefly hold a copy as large as X. The
+            # rows are X.T.tocsr()'s all the same: tocsc runs the same stable counting sort, which
+            # keeps each feature's entries in X's order, and so every product sums in the same order.
+            self.blocks = [(lo, hi, _transposed(X if hi - lo == X.shape[1] else X[:, sparse[lo:hi]]))
+                           for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+            if dense.any():
+                Dt = np.empty((dense.sum(), X.shape[0]), X.dtype)
+                for lo, hi, part in _dense_rows(X, features[dense]):
+                    Dt[:, lo:hi] = part.T
+                cuts = np.linspace(0, len(Dt), threads + 1).astype(int)
+                self.blocks += [(len(sparse) + lo, len(sparse) + hi, Dt[lo:hi])
                                 for lo, hi in zip(cuts[:-1], cuts[1:]) if hi > lo]
         else:
             Xt = np.ascontiguousarray(X.T)
@@ -530,6 +539,34 @@ class _Products:
     def close(self) -> None:
         if self.pool:
             self.pool.shutdown()
+
+
+def _column_counts(X: sp.csr_matrix) -> np.ndarray:
+    """Stored entries per column, counted a slice of X at a time: np.bincount copies its input
+    to int64 first, which for X's indices is as large as X."""
+    counts = np.zeros(X.shape[1], np.int64)
+    for start in range(0, X.nnz, _SLICE):
+        counts += np.bincount(X.indices[start:start + _SLICE], minlength=X.shape[1])
+    return counts
+
+
+def _transposed(X: sp.csr_matrix) -> sp.csr_matrix:
+    """X.T in CSR form: X's CSC arrays, read as rows."""
+    C = X.tocsc()
+    return sp.csr_matrix((C.data, C.indices, C.indptr), shape=C.shape[::-1])
+
+
+def _dense_rows(X, columns: np.ndarray, step: int = 1):
+    """X[::step][:, columns] as arrays, ~_SLICE values at a time: (lo, hi, its rows lo to hi).
+    Taken at once, a sparse X's selection would first hold all those rows' entries (scipy slices
+    the rows before it picks the columns), or all those columns'."""
+    n = -(-X.shape[0] // step)
+    width = len(columns) + (X.nnz // max(1, X.shape[0]) if sp.issparse(X) else 0)
+    size = max(1, _SLICE // max(1, width))
+    for lo in range(0, n, size):
+        hi = min(lo + size, n)
+        part = X[lo * step:hi * step:step, columns]
+        yield lo, hi, part.toarray() if sp.issparse(part) else part
 
 
 class _Squared:

@@ -350,3 +350,51 @@ def test_newton_products_with_dense_columns_equal_scipy_s(threads):
         products.transposed_times(R, out, blocks)
         np.testing.assert_allclose(out, (matrix.T @ R)[products.features], rtol=1e-4, atol=1e-4)
     products.close()
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_newton_products_hold_the_rows_of_x_transposed_entry_for_entry(threads, monkeypatch):
+    # _Products builds X.T a block of features or a slice of rows at a time, never X.T.tocsr()
+    # whole: its blocks must still hold X.T's rows with their entries in the same order (so that
+    # every product sums alike), duplicates, explicit zeros and unsorted rows included.
+    import models.logistic
+    from models.logistic import DENSE_SHARE, _Newton
+    monkeypatch.setattr(models.logistic, "_SLICE", 40)  # many slices, even of this small matrix
+    monkeypatch.setattr(models.logistic, "BLOCK_ROWS", 50)  # the preconditioner samples every 3rd row
+    rng = np.random.default_rng(2)
+    n, d = 120, 30
+    rows = [rng.permutation(np.concatenate([rng.integers(0, d - 1, rng.integers(0, 8)),  # repeats: duplicates
+                                            [c for c in (3, 17) if rng.random() < 0.9]]))  # two dense columns
+            for _ in range(n)]  # column d - 1 in no row
+    data = rng.normal(size=sum(map(len, rows))).astype(np.float32)
+    data[::11] = 0.0  # stored zeros count as entries
+    X = sp.csr_matrix((data, np.concatenate(rows).astype(np.int32), np.cumsum([0] + [len(r) for r in rows])),
+                      shape=(n, d))
+    assert not X.has_canonical_format
+    Xt = X.T.tocsr()
+    counts = np.diff(Xt.indptr)
+    features = np.flatnonzero(counts)
+    dense = counts[features] >= DENSE_SHARE * n
+    St, Dt = Xt[features[~dense]], Xt[features[dense]].toarray()
+    problem = _Newton(X, rng.integers(0, 3, n), 3, threads)
+    products = problem.products
+    assert products.features.tolist() == [*features[~dense], *features[dense]] and dense.sum() == 2
+    np.testing.assert_array_equal(products.counts, counts[products.features])
+    spans = [(lo, hi) for lo, hi, _ in products.blocks]
+    assert spans[0][0] == 0 and spans[-1][1] == len(features) and all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    for lo, hi, block in products.blocks:
+        if sp.issparse(block):
+            expected = St[lo:hi]
+            for part in ("indptr", "indices", "data"):
+                assert getattr(block, part).dtype == getattr(expected, part).dtype
+                np.testing.assert_array_equal(getattr(block, part), getattr(expected, part))
+        else:
+            assert block.dtype == np.float32 and block.flags.c_contiguous
+            np.testing.assert_array_equal(block, Dt[lo - St.shape[0]:hi - St.shape[0]])
+    problem.close()
+    for matrix in (X, X.toarray()):  # the preconditioner's block: every 3rd row of its columns, then ones
+        problem = _Newton(matrix, rng.integers(0, 3, n), 3, threads)
+        sampled = matrix[::3][:, problem.used[problem.block]]
+        expected = np.hstack([sampled.toarray() if sp.issparse(sampled) else sampled, np.ones((40, 1))])
+        np.testing.assert_array_equal(problem.block_matrix, expected.astype(np.float32))
+        problem.close()
