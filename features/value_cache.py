@@ -117,6 +117,7 @@ class ValueCache:
         self.rejected = 0  # entries found damaged, of another key or shape, or with non-finite values
         self.hits = 0
         self.stored = 0
+        self.unwritable: str | None = None  # why entries could not be written, if they could not
         self._held: dict[str, np.ndarray] = {}
         self._unusable: set[str] = set()  # keys `prefetch` found missing or refused: not read twice
         self._lock = threading.Lock()
@@ -160,8 +161,10 @@ class ValueCache:
                 handle.write(MAGIC + _HEADER.pack(hashlib.sha256(key.encode()).digest(), *values.shape,
                                                   hashlib.sha256(data).digest()))
                 handle.write(data)
-        except OSError:
-            return  # a cache that cannot be written costs the next run time, not this one its result
+        except OSError as exc:  # costs the next run time, not this one its result: said once, not raised
+            with self._lock:
+                self.unwritable = self.unwritable or f"{exc.filename or path.parent}: {exc.strerror or exc}"
+            return
         with self._lock:
             self.stored += 1
 

@@ -166,6 +166,20 @@ def test_a_warm_run_gives_the_cold_runs_numbers_without_lemmas_or_parses(snli_di
     assert any("1 damaged or stale entries ignored and rewritten" in line for line in logs)
 
 
+def test_an_unwritable_cache_is_one_warning_and_the_run_goes_on(snli_dir, tmp_path, tiny_wordnet, monkeypatch,
+                                                                 capsys):
+    monkeypatch.setenv("NLTK_DATA", str(tiny_wordnet))
+    blocked = tmp_path / "cache"
+    blocked.mkdir()
+    (blocked / "values").write_text("a file where the directory would go")
+    monkeypatch.setenv("NLI_CACHE_DIR", str(blocked))
+    monkeypatch.setattr(value_cache, "MIN_ROWS", 100)
+    result, logs = _run(snli_dir, capsys)
+    assert result.record["value_cache"]["stored"] == 0
+    warnings = [line for line in logs if line.startswith("warning: feature values not kept on disk")]
+    assert len(warnings) == 1 and str(blocked / "values") in warnings[0]
+
+
 def test_small_training_splits_leave_no_entries(snli_dir, tmp_path, tiny_wordnet, monkeypatch, capsys):
     monkeypatch.setenv("NLTK_DATA", str(tiny_wordnet))
     monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))

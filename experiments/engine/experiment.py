@@ -103,6 +103,8 @@ def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
             f"in {timings['featurize']:.1f}s")
         if kept.cache is not None and kept.cache.rejected:
             log(f"feature values on disk: {kept.cache.rejected} damaged or stale entries ignored and rewritten")
+        if kept.cache is not None and kept.cache.unwritable:
+            log(f"warning: feature values not kept on disk ({kept.cache.unwritable}); the next run computes them again")
     return Prepared(corpus, data, featurizer, matrices, timings, kept.record())
 
 
