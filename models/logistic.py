@@ -149,8 +149,9 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
 
         With newton-pcg (`solver` "auto" from `NEWTON_FROM_ROWS` rows) the path prepares the
         matrix once and starts each fit from the previous one's solution (the first from
-        `start`, a fitted LogisticClassifier, or from zero; from the third on, from the secant
-        through the previous two): the relative stopping rule stops every fit at the same
+        `start`, a fitted LogisticClassifier, or from the secant through a list of two, the
+        nearer last; or from zero; from the third on, from the secant through the previous
+        two): the relative stopping rule stops every fit at the same
         gradient norm wherever it starts, so a warm fit ends as close to its optimum as a cold
         one (README, "Performance"). Other solvers fit each C from zero: scikit-learn's rules
         are absolute, and below `NEWTON_FROM_ROWS` rows cold fits are cheap.
@@ -164,9 +165,10 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         try:
             # (C, W, b) of the last two fits, in float64: the start of the next fit.
             history = []
-            if start is not None and start.model_.coef_.shape == (len(classes), X.shape[1]):
-                history.append((start.C, start.model_.coef_.T.astype(np.float64),
-                                start.model_.intercept_.astype(np.float64)))
+            for fitted in (start if isinstance(start, (list, tuple)) else [start] if start is not None else []):
+                if fitted.model_.coef_.shape == (len(classes), X.shape[1]):
+                    history = [*history[-1:], (fitted.C, fitted.model_.coef_.T.astype(np.float64),
+                                               fitted.model_.intercept_.astype(np.float64))]
             for C in Cs:
                 model = clone(self).set_params(C=C)
                 begin = _predicted_start(history, C) if history else None

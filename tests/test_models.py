@@ -215,6 +215,19 @@ def test_newton_pcg_stops_relative_to_the_gradient_at_zero_cold_or_warm(tol):
     np.testing.assert_allclose(path[1].predict_proba(X), cold.predict_proba(X), atol=50 * tol)
 
 
+def test_fit_path_starts_on_the_line_through_two_given_fits():
+    X, y = _sparse_problem(seed=3)
+    codes = np.unique(y, return_inverse=True)[1]
+    at_zero = _gradient_norm(X, codes, np.zeros((3, X.shape[1])), np.zeros(3), 1.0)
+    first, second = LogisticClassifier(solver="newton-pcg").fit_path(X, y, [1.0, 0.3])
+    (model,) = LogisticClassifier(solver="newton-pcg").fit_path(X, y, [0.1], start=[first, second])
+    assert model.converged_ and model.start_C_ == 0.3  # the nearer fit, given last
+    g = _gradient_norm(X, codes, model.model_.coef_, model.model_.intercept_, 0.1)
+    assert g <= 5e-4 * at_zero * (1 + 1e-3)  # a start elsewhere, the same stopping point
+    (alone,) = LogisticClassifier(solver="newton-pcg").fit_path(X, y, [0.1], start=second)
+    np.testing.assert_allclose(model.predict_proba(X), alone.predict_proba(X), atol=2e-2)
+
+
 def test_fit_path_below_newton_from_rows_fits_each_value_cold():
     X, y = _sparse_problem(seed=4, rows=300)
     path = list(LogisticClassifier().fit_path(X, y, [0.1, 1.0]))

@@ -169,11 +169,15 @@ def test_a_path_without_two_falls_fits_the_whole_grid_and_ties_keep_the_earlier(
     assert chosen.at_edge is None and chosen.extended == []
 
 
-def test_a_path_extends_past_an_end_from_the_fit_at_that_end(scripted):
+def test_a_path_extends_past_an_end_from_the_two_fits_at_that_end(scripted):
     accuracy = {0.1: 0.5, 0.3: 0.6, 1.0: 0.7, 3.0: 0.8, 10.0: 0.75}
     chosen = scripted((0.1, 0.3, 1.0), accuracy, extend={"knob": (0.01, 100.0)})
     assert chosen.extended == [3.0, 10.0] and chosen.chosen == {"knob": 3.0} and chosen.at_edge is None
-    assert Scripted.LOG[-2:] == [("path", (10.0,), chosen.model), ("fit", 10.0, chosen.model)]
+    # The step to 10 starts from the fits at 1 and 3 (the end, the best, last), the step to 3 from 0.3 and 1.
+    (kind, values, (inner, end)), fit = Scripted.LOG[-2:]
+    assert (kind, values, inner.knob, end) == ("path", (10.0,), 1.0, chosen.model) and fit[:2] == ("fit", 10.0)
+    to_three = next(entry for entry in Scripted.LOG if entry[:2] == ("path", (3.0,)))
+    assert [model.knob for model in to_three[2]] == [0.3, 1.0]
     down = scripted((0.1, 0.3, 1.0), {0.01: 0.9, 0.03: 0.9, 0.1: 0.8, 0.3: 0.7, 1.0: 0.6},
                     extend={"knob": (0.03, 100.0)})
     assert down.extended == [0.03] and down.chosen == {"knob": 0.03} and down.at_edge == "lowest"
