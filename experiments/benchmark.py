@@ -26,8 +26,9 @@ newton-cg run to 1e-8 on 100,000 of the pairs (`objective_gap`, `accuracy_gap_vs
 cross_bigrams`, as a process on the generated corpus (or on --data-dir), --repeats times:
 wall time, peak RSS, the stages of its record, the choice of C and convergence of every fit.
 --strongest times `experiments/run.py --dataset snli --features strongest` the same way, from an
-empty annotation cache (every sentence lemmatized and parsed) and then again from the cache that
-run filled, with each run's stages (the parse among them) and each feature type's time.
+empty cache (every sentence lemmatized and parsed, every feature computed) and then again from
+the cache that run filled (the costly types' values: `features.value_cache`), with each run's
+stages (the parse among them), each feature type's time and what the value cache gave.
 --tree-parses FILE measures how far the dependency parses read off a corpus' own trees (SNLI,
 MultiNLI) stand from spaCy's parser on the same sentences, and what that does to the features
 that read them and to the strongest group's accuracy.

@@ -4,8 +4,9 @@ corpus (train 550,152 pairs, dev 10,000) and timed from outside:
 - the main job, `experiments/run.py --dataset snli --ablate cross_bigrams`: wall time, peak RSS,
   the stages its run record reports, the choice of C and whether every fit converged;
 - the strongest group, `experiments/run.py --dataset snli --features strongest`, cold (an empty
-  annotation cache: every sentence lemmatized and parsed) and then warm (the same cache), each
-  with the stages of its record (reading and lemmas, the parse, featurizing by type, the C path);
+  cache: every sentence lemmatized and parsed, every feature computed) and then warm (the same
+  cache, which now holds the costly types' values), each with the stages of its record (reading
+  and lemmas, the parse, featurizing by type, the C path) and what the value cache gave;
 - the learning curve, `learning_curves/run.py --dataset snli --sizes 1,...,all --seeds 3
   --configs lexicalized,unlexicalized --jobs 2`: wall time, peak RSS (of the whole process
   tree, whose workers run side by side), and the figures of its curve.json.
@@ -108,6 +109,7 @@ def main_job_once(data_dir: Path, out: Path, arguments: list[str] = MAIN_JOB, en
             "converged", False)),
         "dev_accuracy": record["metrics"]["dev"]["accuracy"], "train_accuracy": record["metrics"]["train"]["accuracy"],
         "n_columns": row.get("n_columns"),
+        "value_cache": record.get("value_cache"),
     }
 
 
@@ -116,7 +118,9 @@ def strongest_once(data_dir: Path, out: Path) -> dict:
     cache = out.parent / f"{out.stem}-cache"
     cold = main_job_once(data_dir, out.with_name(f"{out.stem}-cold.json"), STRONGEST, {"NLI_CACHE_DIR": str(cache)})
     warm = main_job_once(data_dir, out.with_name(f"{out.stem}-warm.json"), STRONGEST, {"NLI_CACHE_DIR": str(cache)})
-    return {"cold": cold, "warm": warm, "wall_seconds": cold["wall_seconds"] + warm["wall_seconds"]}
+    kept = sum(f.stat().st_size for f in (cache / "values").rglob("*.values"))
+    return {"cold": cold, "warm": warm, "wall_seconds": cold["wall_seconds"] + warm["wall_seconds"],
+            "value_cache_bytes": kept}
 
 
 def curve_once(data_dir: Path, out: Path) -> dict:
