@@ -120,21 +120,25 @@ def pairs_from(data, *, premise: str = "premise", hypothesis: str = "hypothesis"
 
 
 def pairs_from_columns(ids: Sequence[str], premises: Sequence[str], hypotheses: Sequence[str],
-                       labels: Sequence[str | None]) -> list[Pair]:
-    """`[Pair(i, p, h, label) for ...]` over four equally long columns, built a field at a time.
+                       labels: Sequence[str | None], **more) -> list[Pair]:
+    """`[Pair(i, p, h, label, **row) for ...]` over equally long columns, built a field at a time.
 
     Each field is written by one pass in C (`map` over the slot's setter, as the generated
     `__init__` writes it) instead of one Python `__init__` call per pair: about twice as fast for
     SNLI's 550,152 pairs, which is most of the time a parquet file takes to read
-    (`experiments.corpora.readers.arrow`). Fields not given get their defaults, `meta` a dict of
-    its own per pair; the pairs are equal to those `Pair(...)` builds.
+    (`experiments.corpora.readers.arrow`). more: other fields of Pair, as columns (any iterable
+    of n values: they are not checked, as `__init__` does not check them). Fields not given get
+    their defaults, `meta` a dict of its own per pair; the pairs are equal to those `Pair(...)` builds.
     """
     n = len(ids)
     if not len(premises) == len(hypotheses) == len(labels) == n:
         raise ValueError(f"columns of different lengths: {n} ids, {len(premises)} premises, {len(hypotheses)} "
                          f"hypotheses, {len(labels)} labels")
+    unknown = set(more) - {spec.name for spec in fields(Pair)}
+    if unknown:
+        raise TypeError(f"Pair has no field {min(unknown)!r}")
     pairs = list(map(object.__new__, repeat(Pair, n)))
-    given = {"id": ids, "premise": premises, "hypothesis": hypotheses, "label": labels}
+    given = {"id": ids, "premise": premises, "hypothesis": hypotheses, "label": labels, **more}
     for spec in fields(Pair):
         if spec.name in given:
             values = given[spec.name]

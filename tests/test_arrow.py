@@ -45,6 +45,14 @@ def test_pairs_from_columns_equal_those_pair_builds():
     assert pairs_from_columns([], [], [], []) == []
     with pytest.raises(ValueError, match="columns of different lengths: 2 ids, 1 premises"):
         pairs_from_columns(["a", "b"], ["P"], ["H", "H"], [None, None])
+    tokens, tags, meta = [("P1",), ("P2",)], [("NN",), ("NN",)], [{"genre": "x"}, {}]
+    annotated = pairs_from_columns(["a", "b"], ["P1", "P2"], ["H1", "H2"], [None, None], premise_tokens=tokens,
+                                   premise_tags=iter(tags), meta=meta)
+    assert annotated == [Pair("a", "P1", "H1", None, ("P1",), ("NN",), meta={"genre": "x"}),
+                         Pair("b", "P2", "H2", None, ("P2",), ("NN",))]
+    assert annotated[0].meta == {"genre": "x"} and annotated[1].hypothesis_tree is None
+    with pytest.raises(TypeError, match="Pair has no field 'premise_parse'"):
+        pairs_from_columns(["a"], ["P"], ["H"], [None], premise_parse=["(NN P)"])
 
 
 def test_rows_are_checked_a_column_at_a_time(tmp_path):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -649,3 +650,114 @@ def test_snli_pairs_keep_their_trees_and_share_a_premise_s(tmp_path):
     assert first.premise_tree == premise and first.hypothesis_tree == "(ROOT (NP (NN x)))"
     assert first.premise_tree is second.premise_tree and first.premise_tokens is second.premise_tokens
     assert first == first.with_annotation((("A", "dog", "runs"), ("DT", "NN", "VBZ")), (("x",), ("NN",)))
+
+
+# ------------------------------------------------------------- jsonl a block at a time, progress
+
+
+def _snli_rows() -> list[str]:
+    """Rows the column-at-a-time path builds and rows it leaves to the row path, mixed."""
+    p1, p2 = "(ROOT (S (NP (DT A) (NN dog)) (VP (VBZ runs)) (. .)))", "(ROOT (NP (NN x\u3000y) (-LRB- -LRB-)))"
+    rows = []
+    for i in range(60):
+        row = dict(sentence1=f"s{i % 7}", sentence2="h", gold_label=("neutral", "entailment", "-", "hidden")[i % 4],
+                   pairID=f"p{i}" if i % 5 else "", sentence1_parse=(p1, p2, f"(X ({i % 7} y))")[i % 3],
+                   sentence2_parse=(p2, p1, "", "(A  b) (\0 \0) (c d)\n(e f)")[i % 4])
+        if i % 6 < 2:
+            row["genre"] = "fiction" if i % 6 else ""
+        rows.append(json.dumps(row))
+    return rows
+
+
+def _same_pairs(fast, checked):
+    """Equal pairs (the fields == leaves out too), interned tokens, a premise's tuples shared alike."""
+    assert (fast.rows, dict(fast.skipped)) == (checked.rows, dict(checked.skipped))
+    assert fast.pairs == checked.pairs
+    for p, q in zip(fast.pairs, checked.pairs):
+        assert (p.premise_tree, p.hypothesis_tree, p.meta) == (q.premise_tree, q.hypothesis_tree, q.meta)
+        assert all(s is sys.intern(s) for s in (p.premise_tokens or ()) + (p.hypothesis_tags or ()))
+    assert _first_sharing(fast.pairs) == _first_sharing(checked.pairs)
+
+
+def _first_sharing(pairs) -> list[int]:
+    """For each pair, the first pair holding the very same premise tokens."""
+    return [next(i for i, q in enumerate(pairs) if q.premise_tokens is p.premise_tokens) for p in pairs]
+
+
+@pytest.mark.parametrize("block, bad_lines", [(1 << 23, False), (1 << 23, True), (200, True)])
+def test_jsonl_block_path_equals_the_row_path(tmp_path, monkeypatch, block, bad_lines):
+    # One block of rows (built by columns), blocks read line by line, and a mix of both.
+    import experiments.corpora.readers.common as common
+    import experiments.corpora.readers.snli as snli
+    monkeypatch.setattr(common, "_BLOCK_BYTES", block)
+    lines = _snli_rows()
+    if bad_lines:
+        lines[40:40] = ["", "{not json", jsonl_row(sentence1=None, sentence2="b", gold_label="neutral")]
+    path = write(tmp_path / "x.jsonl", "\n".join(lines))
+    fast = read_nli(path, "snli", "dev", on_bad_row="skip")
+    monkeypatch.setattr(snli, "_text_columns", lambda rows: None)
+    checked = read_nli(path, "snli", "dev", on_bad_row="skip")
+    _same_pairs(fast, checked)
+    assert len(fast.pairs) == 45 and fast.skipped == (
+        {"no gold label": 15, "invalid JSON": 1, "wrong field type": 1} if bad_lines else {"no gold label": 15})
+    assert [(p.id, p.label, dict(p.meta)) for p in fast.pairs[:2]] == [("1", "neutral", {}),
+                                                                        ("p1", "entailment", {"genre": "fiction"})]
+
+
+@pytest.mark.parametrize("bad_lines, message", [
+    ({3: jsonl_row(sentence1="a", sentence2="b", gold_label="maybe"), 6: "{not json"}, r"x.jsonl:4: unknown label"),
+    ({3: "{not json", 6: jsonl_row(sentence1="a", sentence2="b", gold_label="maybe")}, r"x.jsonl:4: invalid JSON"),
+    ({2: jsonl_row(sentence1="a", sentence2="b", gold_label="-"), 4: jsonl_row(sentence1="a", sentence2="b",
+                                                                                 gold_label="maybe"),
+      6: jsonl_row(sentence1="a", sentence2="b", gold_label="huh")}, r"x.jsonl:5: unknown label 'maybe'"),
+    ({2: jsonl_row(sentence1="a", sentence2="b", gold_label="-"), 5: jsonl_row(sentence1="a", sentence2=[],
+                                                                                 gold_label="neutral")},
+     r"x.jsonl:6: field 'sentence2' must be a string"),
+])
+def test_the_first_bad_row_of_a_block_is_the_one_reported(tmp_path, bad_lines, message):
+    lines = [jsonl_row(sentence1="a", sentence2="b", gold_label="neutral", sentence1_parse="(A a)",
+                       sentence2_parse="(B b)") for _ in range(8)]
+    for number, line in bad_lines.items():
+        lines[number] = line
+    with pytest.raises(DataFormatError, match=message):
+        read_nli(write(tmp_path / "x.jsonl", "\n".join(lines)), "snli", "dev")
+
+
+def test_tokens_and_tags_of_many_equal_one_parse_at_a_time():
+    from experiments.corpora.readers.snli import _Leaves, _tokens_and_tags_of_many
+    parses = ["(ROOT (S (NP (DT A) (NN dog)) (VP (VBZ runs))))", "", "(ROOT)", "(A  b) (c\td) (e\u3000f) (g\xa0h) (i j)",
+              "(\0 \0) (x (y z))", "(A b)\n(C d)(E f)", "(NN dog) (DT A)"]
+    tokens, tags = _tokens_and_tags_of_many(parses, _Leaves())
+    assert list(zip(tokens, tags)) == [tokens_and_tags(p) for p in parses]
+    assert tokens[0] == ("A", "dog", "runs") and tokens[1] == () and tokens[3] == ("j",)
+    assert _tokens_and_tags_of_many([], _Leaves()) == ([], [])
+
+
+def test_the_leaf_pattern_s_class_is_what_backslash_s_leaves_out():
+    # The class is written out for speed; it must stay the characters `[^\s()]` matches.
+    import re
+
+    from experiments.corpora.readers.snli import _TAG_OR_WORD
+    every = "".join(map(chr, range(sys.maxunicode + 1)))
+    assert re.findall(_TAG_OR_WORD.removesuffix("++"), every) == re.findall(r"[^\s()]", every)
+
+
+def test_reading_a_large_file_shows_its_progress_on_stderr(tmp_path, monkeypatch, capsys):
+    import experiments.corpora.readers.common as common
+    from experiments.corpora.readers.common import reading_progress
+    path = write(tmp_path / "snli_1.0_train.jsonl", "\n".join(_snli_rows()))
+    quiet = read_nli(path, "snli", "train")
+    assert capsys.readouterr().err == ""
+    with reading_progress(True):
+        small = read_nli(path, "snli", "train")  # below the threshold: no bar
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(common, "PROGRESS_MIN_BYTES", 1)
+    with reading_progress(True):
+        shown = read_nli(path, "snli", "train")
+    assert "reading snli_1.0_train.jsonl" in capsys.readouterr().err
+    with reading_progress(True), reading_progress(False):
+        read_nli(path, "snli", "train")
+    read_nli(path, "snli", "train")  # the switch is off again after the block
+    assert capsys.readouterr().err == ""
+    _same_pairs(shown, quiet)
+    _same_pairs(small, quiet)

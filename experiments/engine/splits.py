@@ -13,6 +13,7 @@ from features.pair import describe_too_long, too_long
 
 from ..corpora import Corpus, resolve_data_dir
 from ..corpora.hub import is_hub_dataset
+from ..corpora.readers.common import reading_progress
 from .config import RunConfig
 from .errors import UsageError
 from ..outputs.records import sha256_file
@@ -54,7 +55,8 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
 
     def load(split):
         if split not in loaded:
-            data = corpus.load(split, data_dir, config.on_bad_row)
+            with reading_progress(config.progress):  # an SNLI-sized file takes seconds
+                data = corpus.load(split, data_dir, config.on_bad_row)
             data.raw_pairs = data.pairs
             if config.label_map:
                 data.pairs = [p if p.label is None else p.with_label(config.label_map.get(p.label, p.label))

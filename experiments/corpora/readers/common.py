@@ -1,13 +1,15 @@
 """Shared machinery of the corpus readers: errors, bad-row policy, line and TSV iteration."""
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, count, repeat
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator, Sequence
 
 from features.pair import Pair
 
@@ -31,6 +33,33 @@ _ASCII_SPACE = " \t\n\r\x0b\x0c"  # what bytes.strip() removes: a line of only t
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _BLOCK_BYTES = 1 << 23  # files are read and decoded 8 MiB at a time
 _DEEP = 900  # brackets in a JSON line from which json.loads, not orjson, decides (recursion limit ~1000)
+
+# Whether reading a large file shows a progress bar on stderr, as `features.parsing.parse_progress`
+# does for parses: only the command that loads a corpus knows whether the run is quiet, the
+# readers run deep below it. A smaller file reads in a moment and shows nothing.
+_PROGRESS = {"shown": False}
+PROGRESS_MIN_BYTES = 32 << 20
+
+
+@contextlib.contextmanager
+def reading_progress(shown: bool):
+    """Within the block, reading a file of at least PROGRESS_MIN_BYTES shows a progress bar on stderr."""
+    previous, _PROGRESS["shown"] = _PROGRESS["shown"], bool(shown)
+    try:
+        yield
+    finally:
+        _PROGRESS["shown"] = previous
+
+
+def _reading_bar(handle):
+    """A bar over the bytes of the open file `handle`, or None where none is shown."""
+    if not _PROGRESS["shown"]:
+        return None
+    size = os.fstat(handle.fileno()).st_size
+    if size < PROGRESS_MIN_BYTES:
+        return None
+    from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
+    return tqdm(total=size, desc=f"reading {Path(handle.name).name}", unit="B", unit_scale=True, leave=False)
 
 
 # Column names of common pair files and datasets, tried in order when the premise and hypothesis
@@ -112,47 +141,61 @@ def decoded_lines(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[int
     tells a line's end from a line break inside a quoted cell); "lf-files": kept in a file whose
     first line ends in LF alone (as the suite writes them), dropped in a CRLF file.
     """
+    for first, texts, problems in decoded_blocks(path, keep_cr):
+        yield from zip(count(first), texts, problems or repeat(None))
+
+
+def decoded_blocks(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[int, list[str], list[str | None] | None]]:
+    """The lines of `decoded_lines` a block at a time: (number of the block's first line, texts,
+    problems), problems being None when every line of the block decodes. Within
+    `reading_progress(True)`, a file of PROGRESS_MIN_BYTES or more shows a bar of the bytes read."""
     number = 0
     with open(path, "rb") as handle:
+        bar = _reading_bar(handle)
         # Read in blocks of whole lines, decoded a block at a time (a newline byte is never part of
         # a multi-byte UTF-8 character): the file's lines never all sit in memory at once, and
         # only a block that fails to decode is decoded line by line.
         carry = b""
         cr_only = None  # old Mac line endings (a bare CR ends each line): decided by the first block
         crlf = not keep_cr
-        while block := handle.read(_BLOCK_BYTES):
-            if cr_only is None:
-                cr_only = b"\n" not in block and b"\r" in block
-                if keep_cr == "lf-files":
-                    first_end = block.find(b"\n")
-                    crlf = first_end > 0 and block[first_end - 1:first_end] == b"\r"
-            if cr_only:
-                block = block.replace(b"\r", b"\n")
-            block = carry + block if carry else block
-            end = block.rfind(b"\n") + 1
-            carry = block[end:]
-            if end:
-                texts, problems = _decoded_block(block[:end], first=number == 0, crlf=crlf)
-                for text, problem in zip(texts, problems) if problems else zip(texts, repeat(None)):
-                    number += 1
-                    yield number, text, problem
+        try:
+            while block := handle.read(_BLOCK_BYTES):
+                size = len(block)
+                if cr_only is None:
+                    cr_only = b"\n" not in block and b"\r" in block
+                    if keep_cr == "lf-files":
+                        first_end = block.find(b"\n")
+                        crlf = first_end > 0 and block[first_end - 1:first_end] == b"\r"
+                if cr_only:
+                    block = block.replace(b"\r", b"\n")
+                block = carry + block if carry else block
+                end = block.rfind(b"\n") + 1
+                carry = block[end:]
+                if end:
+                    texts, problems = _decoded_block(block, end, first=number == 0, crlf=crlf)
+                    yield number + 1, texts, problems
+                    number += len(texts)
+                if bar is not None:  # once the block's lines are used: the bar shows the work done
+                    bar.update(size)
+        finally:
+            if bar is not None:
+                bar.close()
     if carry or number == 0:  # a last line without its newline, or the one empty line of an empty file
-        texts, problems = _decoded_block(carry + b"\n", first=number == 0, crlf=crlf)
-        yield number + 1, texts[0], problems[0] if problems else None
+        yield number + 1, *_decoded_block(carry + b"\n", len(carry) + 1, first=number == 0, crlf=crlf)
 
 
-def _decoded_block(block: bytes, first: bool, crlf: bool) -> tuple[list[str], list[str | None] | None]:
-    """(texts, problems) of the lines of `block`, which ends with a newline; problems is None when
-    every line decodes. `first`: the block starts the file; `crlf`: drop a line's final CR."""
+def _decoded_block(block: bytes, end: int, first: bool, crlf: bool) -> tuple[list[str], list[str | None] | None]:
+    """(texts, problems) of the lines of `block[:end]`, which ends with a newline; problems is None
+    when every line decodes. `first`: the block starts the file; `crlf`: drop a line's final CR."""
     problems = None
     try:
-        texts = block.decode("utf-8").split("\n")
+        texts = str(memoryview(block)[:end], "utf-8").split("\n")  # a view: no copy of the block
         texts.pop()  # the empty text after the block's final newline
-        if crlf and b"\r\n" in block:
+        if crlf and block.find(b"\r", 0, end) >= 0:  # one byte is found at memchr's speed, "\r\n" is not
             texts = [text[:-1] if text.endswith("\r") else text for text in texts]
     except UnicodeDecodeError:
         texts, problems = [], []
-        for raw in block.split(b"\n")[:-1]:
+        for raw in block[:end].split(b"\n")[:-1]:
             if crlf and raw.endswith(b"\r"):
                 raw = raw[:-1]
             problem = None
@@ -174,7 +217,11 @@ def is_blank(text: str) -> bool:
 
 def iter_lines(path: Path, bad: BadRows) -> Iterator[tuple[int, str]]:
     """Yield (1-based line number, text) of non-empty lines; an undecodable line is a bad row."""
-    for number, text, problem in decoded_lines(path):
+    return _nonblank(decoded_lines(path), bad)
+
+
+def _nonblank(lines: Iterable[tuple[int, str, str | None]], bad: BadRows) -> Iterator[tuple[int, str]]:
+    for number, text, problem in lines:
         if (not text or text[0] in _ASCII_SPACE) and is_blank(text):  # most lines start with a non-space
             continue
         bad.rows += 1
@@ -222,7 +269,30 @@ def check_unique_columns(path: Path, line: int, columns: list[str]) -> None:
 
 def iter_jsonl(path: Path, bad: BadRows) -> Iterator[tuple[int, dict]]:
     """Yield (line, object) of a JSON-lines file; invalid JSON or a non-object is a bad row."""
-    for number, line in iter_lines(path, bad):
+    for numbers, objects in jsonl_blocks(path, bad):
+        yield from zip(numbers, objects)
+
+
+def jsonl_blocks(path: Path, bad: BadRows) -> Iterator[tuple[Sequence[int], list[dict]]]:
+    """The (line numbers, objects) of `iter_jsonl` a block of lines at a time (see `decoded_blocks`).
+
+    A block whose every line is an object that orjson reads exactly comes whole, read with no
+    Python step per line. Any other block comes an object at a time through the checks line by
+    line, so that good rows and bad ones still come in the file's order (the first bad row is the
+    one `on_bad_row="error"` reports).
+    """
+    for first, texts, problems in decoded_blocks(path):
+        objects = None if problems else _objects_read_exactly_by_orjson(texts)
+        if objects is not None:
+            bad.rows += len(objects)
+            yield range(first, first + len(objects)), objects
+            continue
+        for number, obj in _objects(_nonblank(zip(count(first), texts, problems or repeat(None)), bad), bad):
+            yield (number,), [obj]
+
+
+def _objects(lines: Iterable[tuple[int, str]], bad: BadRows) -> Iterator[tuple[int, dict]]:
+    for number, line in lines:
         obj = _parsed_exactly_by_orjson(line)
         if obj is not None:
             yield number, obj  # a JSON object, and no lone surrogate: orjson refuses them
@@ -269,6 +339,23 @@ def _parsed_exactly_by_orjson(line: str) -> dict | None:
     if type(obj) is not dict or float in map(type, obj.values()):
         return None
     return obj
+
+
+def _objects_read_exactly_by_orjson(lines: list[str]) -> list[dict] | None:
+    """`_parsed_exactly_by_orjson` of each line, when that is an object for every one (blank lines
+    included: orjson refuses them); else None."""
+    if _orjson is None:
+        return None
+    if max(map(len, lines)) >= 2 * _DEEP and any(
+            line.count("[") + line.count("{") >= _DEEP for line in lines if len(line) >= 2 * _DEEP):
+        return None
+    try:
+        objects = list(map(_orjson.loads, lines))
+    except ValueError:
+        return None
+    if set(map(type, objects)) != {dict} or float in map(type, chain.from_iterable(map(dict.values, objects))):
+        return None
+    return objects
 
 
 def _field_with_lone_surrogate(obj: dict) -> str | None:

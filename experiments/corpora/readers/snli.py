@@ -6,19 +6,22 @@ Penn Treebank tags without running a tagger (this is what the SNLI paper had).
 from __future__ import annotations
 
 import re
+from itertools import accumulate, chain, compress, repeat
+from operator import itemgetter, not_
 from pathlib import Path
 from sys import intern
+from typing import Sequence
 
 from features.labels import NLI3
-from features.pair import Pair
+from features.pair import Pair, pairs_from_columns
 
 from .common import (
     MAX_SENTENCE_CHARS,
     NO_GOLD,
     BadRows,
     SplitData,
-    iter_jsonl,
     iter_tsv,
+    jsonl_blocks,
     map_label,
     missing_field,
     sentence_pair,
@@ -27,7 +30,14 @@ from .common import (
 
 _LABEL_MAP = {label: label for label in NLI3}
 HIDDEN = "hidden"  # MultiNLI's unlabeled test files (and their hard subsets) write this as gold_label
-_LEAF = re.compile(r"\(([^\s()]+ [^\s()]+)\)")  # a preterminal `(TAG word)`, captured as `TAG word`
+# A preterminal `(TAG word)`, captured as `TAG word`; tag and word hold no bracket and no whitespace.
+# `[^\s()]` spelled out (\s is what str.isspace() holds for; a test checks the two agree): a class
+# of plain characters is matched by table, `\s` by a call per character. Possessive: giving
+# characters back could never find a leaf (a space or a bracket must follow), only cost time.
+_TAG_OR_WORD = r"[^\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000()]++"
+_LEAF = re.compile(rf"\(({_TAG_OR_WORD} {_TAG_OR_WORD})\)")
+_JSONL_FIELDS = [itemgetter(name) for name in ("sentence1", "sentence2", "gold_label", "pairID", "sentence1_parse",
+                                              "sentence2_parse")]  # what a pair is made of, but the genre
 
 
 def tokens_and_tags(parse: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -39,6 +49,26 @@ def tokens_and_tags(parse: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     # tag, word, tag, word, ...: everything in C, no Python step per token.
     items = " ".join(leaves).split(" ")
     return tuple(map(intern, items[1::2])), tuple(map(intern, items[0::2]))
+
+
+def _tokens_and_tags_of_many(parses: list[str], leaves: _Leaves) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    """(tokens, tags): the columns of `tokens_and_tags(p)` for p in `parses`, found with no Python
+    step per parse or per leaf. `leaves` caches each leaf's interned tag and word."""
+    found = list(map(_LEAF.findall, parses))
+    items = tuple(chain.from_iterable(map(leaves.__getitem__, chain.from_iterable(found))))  # tag, word, tag, ...
+    ends = list(accumulate(map(len, found)))
+    shares = list(map(slice, chain((0,), ends), ends))
+    return list(map(items[1::2].__getitem__, shares)), list(map(items[0::2].__getitem__, shares))
+
+
+class _Leaves(dict):
+    """`TAG word` -> (TAG, word), interned: a leaf seen before (most are) costs one lookup, instead
+    of two new strings and two interns."""
+
+    def __missing__(self, leaf: str) -> tuple[str, str]:
+        tag, word = leaf.split(" ")
+        value = self[leaf] = (intern(tag), intern(word))
+        return value
 
 
 class _SharedParses(dict):
@@ -53,6 +83,7 @@ class _SharedParses(dict):
     def __init__(self):
         super().__init__()
         self.trees: dict[str, str] = {}  # each parse string kept once, however many pairs share it
+        self.leaves = _Leaves()
 
     def tree(self, parse: str) -> str:
         return self.trees.get(parse, parse)
@@ -61,7 +92,8 @@ class _SharedParses(dict):
 def _well_formed_pair(row: dict, number: int, id_field: str, labeled: bool, parses: _SharedParses) -> Pair | None:
     """The Pair of a row that passes every check of `_pair_from_row`, found without reporting
     anything; None for any other row, which `_pair_from_row` then checks (and reports) in full.
-    Almost every row of a real file is well formed, so this is the path that sets the pace."""
+    Almost every row of a real file is well formed, so this is the path that sets the pace of the
+    tab-separated layouts (jsonl rows are built a block at a time: `_jsonl_pairs`)."""
     get = row.get
     premise, hypothesis = get("sentence1"), get("sentence2")
     if (type(premise) is not str or type(hypothesis) is not str
@@ -135,6 +167,64 @@ def _pair_from_row(row: dict, number: int, bad: BadRows, id_field: str, labeled:
     return Pair(pair_id, *sentences, label, meta=meta, **annotation)
 
 
+def _jsonl_pairs(numbers: Sequence[int], rows: list[dict], bad: BadRows, parses: _SharedParses) -> list[Pair]:
+    """The pairs `_pair_from_row` makes of a block of jsonl rows, in their order.
+
+    The rows `_well_formed_pair` takes that carry both parses (nearly all of a real file) are built
+    a column at a time; the others go through `_pair_from_row` one by one, after them: as those
+    report nothing, the first bad row is still the first reported.
+    """
+    columns = _text_columns(rows)
+    if columns is None:
+        return [pair for number, row in zip(numbers, rows)
+                if (pair := _pair_from_row(row, number, bad, "pairID", True, parses)) is not None]
+    premises, hypotheses, raw_labels, ids, p1s, p2s, genres = columns
+    labels = list(map(_LABEL_MAP.get, raw_labels))  # None: "-" or an unknown label
+    kept = list(map(all, zip(labels, p1s, p2s)))  # a label and both parses
+    others = list(compress(range(len(rows)), map(not_, kept)))
+    if others:
+        premises, hypotheses, labels, ids, p1s, p2s, genres = (
+            list(compress(column, kept)) for column in (premises, hypotheses, labels, ids, p1s, p2s, genres))
+    if "" in ids:
+        ids = [pair_id or str(number) for pair_id, number in zip(ids, compress(numbers, kept))]
+    new = [p1 for p1 in dict.fromkeys(p1s) if p1 not in parses]
+    parses.update(zip(new, zip(*_tokens_and_tags_of_many(new, parses.leaves))))
+    parses.trees.update(zip(new, new))
+    premise_annotations = list(map(parses.__getitem__, p1s))
+    hypothesis_tokens, hypothesis_tags = _tokens_and_tags_of_many(p2s, parses.leaves)
+    pairs = pairs_from_columns(ids, premises, hypotheses, labels,
+                               premise_tokens=map(itemgetter(0), premise_annotations),
+                               premise_tags=map(itemgetter(1), premise_annotations),
+                               hypothesis_tokens=hypothesis_tokens, hypothesis_tags=hypothesis_tags,
+                               premise_tree=map(parses.trees.__getitem__, p1s), hypothesis_tree=p2s,
+                               meta=[{"genre": genre} if genre else {} for genre in genres])
+    skipped = 0
+    for i in others:  # inserted where the row stands among the rows before it that gave a pair
+        pair = _pair_from_row(rows[i], numbers[i], bad, "pairID", True, parses)
+        if pair is None:
+            skipped += 1
+        else:
+            pairs.insert(i - skipped, pair)
+    return pairs
+
+
+def _text_columns(rows: list[dict]) -> list[list[str]] | None:
+    """The `_JSONL_FIELDS` and the genre ("" where absent) of `rows`, a list each, when every row
+    holds them all as strings and no sentence is too long; else None, as for a single row (a block
+    read line by line, where a column would cost more than it saves)."""
+    if len(rows) < 2:
+        return None
+    try:
+        columns = [list(map(field, rows)) for field in _JSONL_FIELDS]
+    except KeyError:
+        return None
+    columns.append(list(map(dict.get, rows, repeat("genre"), repeat(""))))
+    if (set(map(type, chain.from_iterable(columns))) != {str} or max(map(len, columns[0])) > MAX_SENTENCE_CHARS
+            or max(map(len, columns[1])) > MAX_SENTENCE_CHARS):
+        return None
+    return columns
+
+
 def read_nli(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
     """Read an SNLI/MultiNLI file: `.jsonl`, or the tab-separated `.txt`/GLUE `.tsv` layouts.
 
@@ -143,17 +233,15 @@ def read_nli(path: Path, dataset: str, split: str, on_bad_row: str = "error") ->
     """
     bad = BadRows(path, on_bad_row)
     pairs: list[Pair] = []
-    if path.suffix == ".jsonl":
-        source = iter_jsonl(path, bad)
-        labeled = True
-        id_field = "pairID"
-    else:
-        header = _peek_header(path)
-        labeled = "gold_label" in header
-        id_field = "index" if "index" in header else "pairID"
-        source = iter_tsv(path, bad, ("sentence1", "sentence2"))
     parses = _SharedParses()
-    for number, row in source:
+    if path.suffix == ".jsonl":
+        for numbers, rows in jsonl_blocks(path, bad):
+            pairs.extend(_jsonl_pairs(numbers, rows, bad, parses))
+        return bad.split(dataset, split, pairs)
+    header = _peek_header(path)
+    labeled = "gold_label" in header
+    id_field = "index" if "index" in header else "pairID"
+    for number, row in iter_tsv(path, bad, ("sentence1", "sentence2")):
         pair = _pair_from_row(row, number, bad, id_field, labeled, parses)
         if pair is not None:
             pairs.append(pair)
