@@ -113,6 +113,7 @@ def main(argv=None) -> int:
         from experiments.measure.formats import bench_formats
         jsonl = Path(args.data_dir or args.formats) / "snli_1.0_train.jsonl"
         if not args.data_dir:
+            Path(args.formats).mkdir(parents=True, exist_ok=True)  # a new directory, as --write-snli takes
             write_snli_jsonl(generate_pairs(args.pairs, seed=args.seed), Path(args.formats) / jsonl.name)
         record.update(bench_formats(jsonl, Path(args.formats), args.repeats))
     elif args.tree_parses:
