@@ -16,6 +16,7 @@ from . import value_cache
 from .encoding import EncodedPairs, Encoder, _pair_list
 from .options import DEFAULTS, OPTIONS
 from .pair import MAX_PAIRWISE_TOKENS, PairTooLongError, describe_too_long
+from .progress import ProgressSwitch
 from .registry import build, custom_functions, pairwise_types, register_feature, resolve, types_need_lemmas
 
 
@@ -216,26 +217,15 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         raise IndexError(f"column {column} out of range (0..{self.n_features_out_ - 1})")
 
 
-# Whether featurizing shows a bar of the types done (on stderr): only the command knows whether
-# the run is quiet. Process-wide, as the types run on threads.
-_PROGRESS = {"shown": False}
 _BAR_FROM_PAIRS = 50_000  # smaller batches take seconds: no bar
-
-
-@contextlib.contextmanager
-def featurize_progress(shown: bool):
-    """Within the block, featurizing a large batch shows a bar that advances as each type is done."""
-    previous, _PROGRESS["shown"] = _PROGRESS["shown"], bool(shown)
-    try:
-        yield
-    finally:
-        _PROGRESS["shown"] = previous
+featurize_progress = ProgressSwitch(
+    "Within the block, featurizing a large batch shows a bar that advances as each type is done.")
 
 
 @contextlib.contextmanager
 def _types_bar(n_types: int, n_pairs: int):
     """A function (type name, result) -> result that advances the bar, if one is shown."""
-    if not _PROGRESS["shown"] or n_pairs < _BAR_FROM_PAIRS:
+    if not featurize_progress.shown or n_pairs < _BAR_FROM_PAIRS:
         yield lambda name, result: result
         return
     from tqdm import tqdm

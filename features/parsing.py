@@ -13,7 +13,6 @@ process, every distinct token tuple is parsed (or read) once (`parse_sentences`)
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -25,6 +24,7 @@ import numpy as np
 
 from .annotation import (CHUNK_SENTENCES, PARALLEL_MIN_SENTENCES, AnnotationCache, _installed_model, _model_id, _progress,
                          default_cache_dir)
+from .progress import ProgressSwitch
 from .tree_dependencies import dependencies_from_tree
 
 Tokens = tuple[str, ...]
@@ -125,20 +125,7 @@ def _as_parse(entry, n: int) -> Parse | None:
     return heads, np.array([LABEL_ID.get(label, LABEL_ID["dep"]) for label in entry[1]], dtype=np.uint8)
 
 
-# Whether a parse shows its progress bar where its caller does not say: parsing runs deep inside
-# the feature types that read parses, and only the command that featurizes knows whether the run
-# is quiet (`parse_progress`). Process-wide, as the feature types run in threads.
-_PROGRESS = {"shown": False}
-
-
-@contextlib.contextmanager
-def parse_progress(shown: bool):
-    """Within the block, parses of sentences not yet parsed show a progress bar on stderr."""
-    previous, _PROGRESS["shown"] = _PROGRESS["shown"], bool(shown)
-    try:
-        yield
-    finally:
-        _PROGRESS["shown"] = previous
+parse_progress = ProgressSwitch("Within the block, parses of sentences not yet parsed show a progress bar on stderr.")
 
 
 def _from_tree(tree: str, tokens: Tokens) -> Parse | None:
@@ -185,7 +172,7 @@ def parse_sentences(sentences: Sequence[Tokens], *, trees: Sequence[str | None] 
     progress: a progress bar for the sentences the parser parses; None: as `parse_progress` says.
     stats: receives `sentences` (distinct), `from_trees`, `memo`, `cached` and `parsed` counts.
     """
-    progress = _PROGRESS["shown"] if progress is None else progress
+    progress = parse_progress.shown if progress is None else progress
     derived = _derived(sentences, trees) if trees is not None else {}
     distinct = list(dict.fromkeys(sentences))
     with _MEMO_LOCK:

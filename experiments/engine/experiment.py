@@ -78,7 +78,7 @@ def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
                                        config.jobs, log)
     if kept.covered:
         log(f"feature values found on disk for {', '.join(sorted(kept.covered))}: "
-            f"{', '.join(t.name for t in kept_values.cacheable(matrix_types, config.featurizer))} not computed")
+            f"{', '.join(kept.types)} not computed")
     timings["load_and_annotate"] = time.perf_counter() - started
     featurizer, matrices = None, {}
     if matrix_types:

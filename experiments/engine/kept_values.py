@@ -21,6 +21,7 @@ from .splits import Splits
 @dataclass
 class KeptValues:
     cache: value_cache.ValueCache | None
+    types: list = field(default_factory=list)  # names of the run's types whose values are kept
     digests: dict = field(default_factory=dict)  # split name -> digest of its pairs
     covered: set = field(default_factory=set)  # split names whose every cacheable type was found
 
@@ -47,7 +48,7 @@ def find(data: Splits, types, options: dict) -> KeptValues:
     kept_types = cacheable(types, options)
     if not kept_types or len(data.train) < value_cache.MIN_ROWS or not value_cache.enabled():
         return KeptValues(None)
-    kept = KeptValues(value_cache.ValueCache(value_cache.default_root()))
+    kept = KeptValues(value_cache.ValueCache(value_cache.default_root()), [t.name for t in kept_types])
     for name, pairs in _split_lists(data).items():
         kept.digests[name] = digest = value_cache.pairs_digest(pairs)
         # all(), not a loop that reads every entry: one miss means this split is computed anyway.

@@ -223,7 +223,7 @@ def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_d
         if extend is not None and len(values) > 1:  # a single given value is a fixed choice
             for new in _extensions(values, lambda: best, extend):
                 bar.total += 1
-                inner = [v for v in _neighbours(sorted(fitted), best) if fitted[v][1] is not None and v != new]
+                inner = [v for v in _neighbours(sorted(fitted), best) if fitted[v][1] is not None]
                 start = [fitted[v][1] for v in inner[:1]] + [fitted[best][1]]  # the best (the end) nearest
                 for _ in along([new], start=start):
                     pass

@@ -1,7 +1,6 @@
 """Shared machinery of the corpus readers: errors, bad-row policy, line and TSV iteration."""
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from features.pair import Pair
+from features.progress import ProgressSwitch
 
 try:  # a compiled JSON parser, ~3x faster on NLI lines (pyproject.toml says why it is a dependency)
     import orjson as _orjson
@@ -34,26 +34,15 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _BLOCK_BYTES = 1 << 23  # files are read and decoded 8 MiB at a time
 _DEEP = 900  # brackets in a JSON line from which json.loads, not orjson, decides (recursion limit ~1000)
 
-# Whether reading a large file shows a progress bar on stderr, as `features.parsing.parse_progress`
-# does for parses: only the command that loads a corpus knows whether the run is quiet, the
-# readers run deep below it. A smaller file reads in a moment and shows nothing.
-_PROGRESS = {"shown": False}
+# A smaller file reads in a moment and shows nothing.
 PROGRESS_MIN_BYTES = 32 << 20
-
-
-@contextlib.contextmanager
-def reading_progress(shown: bool):
-    """Within the block, reading a file of at least PROGRESS_MIN_BYTES shows a progress bar on stderr."""
-    previous, _PROGRESS["shown"] = _PROGRESS["shown"], bool(shown)
-    try:
-        yield
-    finally:
-        _PROGRESS["shown"] = previous
+reading_progress = ProgressSwitch(
+    "Within the block, reading a file of at least PROGRESS_MIN_BYTES shows a progress bar on stderr.")
 
 
 def _reading_bar(handle):
     """A bar over the bytes of the open file `handle`, or None where none is shown."""
-    if not _PROGRESS["shown"]:
+    if not reading_progress.shown:
         return None
     size = os.fstat(handle.fileno()).st_size
     if size < PROGRESS_MIN_BYTES:
