@@ -150,17 +150,31 @@ def _scripted_choice(grid, accuracy, X, y, X_dev, y_dev, **kw):
 
 def test_a_path_stops_once_dev_accuracy_has_fallen_twice_in_a_row(scripted):
     grid = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0)
-    accuracy = {1.0: 0.50, 2.0: 0.70, 3.0: 0.65, 4.0: 0.66, 5.0: 0.62, 6.0: 0.60, 7.0: 0.99}
+    # Falls of at most 4 of the 100 dev pairs: chance explains them (McNemar p >= 0.125).
+    accuracy = {1.0: 0.50, 2.0: 0.70, 3.0: 0.68, 4.0: 0.69, 5.0: 0.67, 6.0: 0.66, 7.0: 0.99}
     chosen = scripted(grid, accuracy, describe=lambda model: {"start": model.start_})
     # 3.0 fell once, 4.0 rose again, 5.0 and 6.0 fell twice in a row: 7.0 is never fitted
     assert chosen.chosen == {"knob": 2.0} and chosen.skipped == [7.0]
-    assert list(chosen.scores) == [f"knob={v}" for v in grid[:6]] and chosen.scores["knob=4.0"] == 0.66
+    assert list(chosen.scores) == [f"knob={v}" for v in grid[:6]] and chosen.scores["knob=4.0"] == 0.69
     record = chosen.record()
     assert record["stopped_early"] and record["skipped"] == [7.0] and record["path"] == "knob"
+    assert record["stopped"] == "fell twice in a row"
     assert not record["refit"] and chosen.model.knob == 2.0  # the chosen candidate's fit is kept
     assert [f["start"] for f in record["fits"].values()] == [None, 1.0, 2.0, 3.0, 4.0, 5.0]  # one warm path
     assert set(chosen.seconds) == set(chosen.scores) and all(s >= 0 for s in chosen.seconds.values())
     assert Scripted.LOG[0] == ("path", grid, None) and sum(e[0] == "fit" for e in Scripted.LOG) == 6
+
+
+def test_a_path_stops_after_one_fall_that_chance_does_not_explain(scripted):
+    grid = (1.0, 2.0, 3.0, 4.0, 5.0)
+    # 3.0 gets 10 of the 100 dev pairs wrong that 2.0 gets right, and none the other way: p = 2 / 2**10
+    chosen = scripted(grid, {1.0: 0.5, 2.0: 0.7, 3.0: 0.6, 4.0: 0.99, 5.0: 0.99})
+    assert chosen.chosen == {"knob": 2.0} and chosen.skipped == [4.0, 5.0]
+    assert chosen.stopped == "fell significantly below the best (McNemar p = 0.002)"
+    assert sum(entry[0] == "fit" for entry in Scripted.LOG) == 3
+    # A fall of 5 pairs (p = 0.0625) is not enough: the path goes on, and here climbs past it.
+    chosen = scripted(grid, {1.0: 0.5, 2.0: 0.7, 3.0: 0.65, 4.0: 0.72, 5.0: 0.6})
+    assert chosen.chosen == {"knob": 4.0} and chosen.skipped == [] and chosen.stopped is None
 
 
 def test_a_path_without_two_falls_fits_the_whole_grid_and_ties_keep_the_earlier(scripted):

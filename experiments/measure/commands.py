@@ -103,7 +103,7 @@ def main_job_once(data_dir: Path, out: Path, arguments: list[str] = MAIN_JOB, en
         **figures, "stages": timings, "featurize_by_type": record["timings"].get("featurize_by_type"),
         "outside_stages_seconds": figures["wall_seconds"] - sum(timings.values()),  # start-up, imports, the record
         "chosen": selection.get("chosen"), "scores": selection.get("scores"), "skipped": selection.get("skipped"),
-        "stopped_early": selection.get("stopped_early"), "refit": selection.get("refit"),
+        "stopped_early": selection.get("stopped_early"), "stopped": selection.get("stopped"), "refit": selection.get("refit"),
         "fits": selection.get("fits"), "fitted": row.get("fitted"),
         "every_fit_converged": all(f.get("converged", False) for f in fits) and bool(row.get("fitted", {}).get(
             "converged", False)),

@@ -138,6 +138,9 @@ def detail(row: dict, eval_name: str) -> str:
         scores = ", ".join(f"{name}: {100 * a:.1f}" for name, a in row["selection"]["scores"].items())
         selection = row["selection"]
         out.append(f"  {_chosen(row)} chosen by {selection['by']}" + (f" ({scores})" if scores else ""))
+        if selection.get("skipped") and selection.get("stopped"):
+            out.append(f"  dev accuracy {selection['stopped']}: not fitted "
+                       + ", ".join(f"{selection['path']}={value}" for value in selection["skipped"]))
         if selection.get("extended"):
             out.append("  the best value sat at an end of the grid, which was extended with "
                        + ", ".join(map(str, selection["extended"])))
