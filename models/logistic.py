@@ -17,7 +17,7 @@ from threadpoolctl import threadpool_limits
 
 from features.state import Bool, Choice, Float, Int, Optional, Part, Schema, require, set_fitted
 
-from .common import check_training_labels
+from .common import check_training_labels, encode_labels
 from .sklearn_kinds import LOGISTIC_REGRESSION
 from .spec import ModelSpec, Tuning
 from .state import CLASSES, EstimatorKind
@@ -184,7 +184,7 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         if y is not None:
             check_training_labels(y)  # the suite's messages for an empty or one-class training set
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32])
-        classes, codes = np.unique(y, return_inverse=True)
+        classes, codes = encode_labels(y)
         solver = self.solver
         if solver == "auto":
             solver = NEWTON if len(classes) > 2 and X.shape[0] >= NEWTON_FROM_ROWS else "newton-cg"
