@@ -356,13 +356,17 @@ class _Newton:
         return Z
 
     def loss(self, Z, v, lam: float):
-        lse = logsumexp(Z, axis=1)
+        lse = _logsumexp_rows(Z)
         w = v[self.weights]
         return float(np.mean(lse - Z[np.arange(self.n), self.codes]) + 0.5 * lam * np.dot(w, w)), lse
 
     def transposed(self, R, out, blocks=None):  # out = (X.T @ R / n, R.mean(axis=0)), flat
+        pool = self.products.pool
+        # The intercepts' sums (~8 ms: numpy adds rows of three one at a time) run on a thread
+        # beside the products rather than after them.
+        intercepts = pool.submit(np.sum, R, axis=0) if pool else None
         self.products.transposed_times(R.astype(self.dtype), out[self.weights].reshape(self.d, self.K), blocks)
-        out[self.weights.stop:] = R.sum(axis=0)
+        out[self.weights.stop:] = intercepts.result() if pool else R.sum(axis=0)
         out /= self.n
         return out
 
@@ -630,6 +634,21 @@ def _row_sums(A: np.ndarray) -> np.ndarray:
     for k in range(1, A.shape[1]):
         out += A[:, k]
     return out
+
+
+def _logsumexp_rows(Z: np.ndarray) -> np.ndarray:
+    """scipy.special.logsumexp(Z, axis=1) of finite scores, in ~1/3 of its time (~90 ms a call at
+    SNLI scale), by its very steps: the row's maxima set aside (m of them, ties included), the
+    others' exponentials summed, log1p(sum / m) + log(m) + max. The same values, bit for bit,
+    for fewer than 8 classes (where numpy sums a row in order); the line search near float32's
+    limit is sensitive to the last bit."""
+    top = Z[:, 0].copy()
+    for k in range(1, Z.shape[1]):
+        np.maximum(top, Z[:, k], out=top)
+    at_top = Z == top[:, None]
+    ties = _row_sums(at_top.astype(Z.dtype))
+    rest = _row_sums(np.exp(np.where(at_top, -np.inf, Z) - top[:, None]))
+    return np.log1p(np.where(rest == 0, rest, rest / ties)) + np.log(ties) + top
 
 
 def _axpy(a: float, x: np.ndarray, y: np.ndarray) -> None:
