@@ -413,7 +413,11 @@ class KeyIndex:
         queries = np.asarray(queries, dtype=np.int64)
         if len(self.keys) == 0 or len(queries) == 0:
             return np.full(len(queries), -1, dtype=np.int64)
-        if self._sorted and len(self.keys) >= _SORTED_LOOKUP_MIN:
+        # A hash index costs a pass over every key to build (0.16 s for 3M keys), binary search
+        # a few steps per query: fewer queries than half the keys (a dev split looked up in the
+        # training split's bigrams: 100,000 in 3M, 0.011 s) take the search, unless the index is built.
+        few = self._index is None and 2 * len(queries) <= len(self.keys)
+        if self._sorted and (len(self.keys) >= _SORTED_LOOKUP_MIN or few):
             # Binary search with sorted queries walks the key array in order: cache-friendly.
             perm = np.argsort(queries)
             ordered = queries[perm]

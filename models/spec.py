@@ -25,9 +25,10 @@ class Tuning:
     path: a parameter the estimator fits cheaply as a path, through its method
         `fit_path(X, y, values, *, start=None)`, which yields one fitted estimator per value, in
         the order given, each fitted on all of X (from `start`: a fitted estimator, or a list of
-        them with the one nearest the first value last; or however the model sees fit). On a dev split selection then fits the candidates in order,
-        stops once dev accuracy has fallen twice in a row, and keeps the chosen fit instead of
-        refitting (`experiments.engine.selection`).
+        them with the one nearest the first value last; or however the model sees fit). On a
+        dev split selection then fits the candidates in order, stops once dev accuracy has
+        fallen twice in a row or significantly below the best, and keeps the chosen fit instead
+        of refitting (`experiments.engine.selection`).
     """
 
     grid: Mapping[str, tuple]

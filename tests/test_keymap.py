@@ -44,6 +44,18 @@ def test_sorted_lookup_equals_hash_lookup(monkeypatch):
     assert (index.lookup(np.array([keys[-1] + 1])) == -1).all()  # past the end: no match, no IndexError
 
 
+def test_fewer_queries_than_half_the_keys_take_the_search_without_building_a_hash_index():
+    rng = np.random.default_rng(2)
+    keys = np.unique(rng.integers(-10**12, 10**12, 2000))
+    queries = np.concatenate([rng.choice(keys, 600), rng.integers(-10**13, 10**13, 300), [keys[-1] + 1]])
+    index = KeyIndex(keys)
+    position = {int(key): i for i, key in enumerate(keys)}
+    assert index.lookup(queries).tolist() == [position.get(int(q), -1) for q in queries]
+    assert index._index is None  # no pass over every key for a handful of queries
+    assert index.lookup(np.repeat(keys, 2)).tolist() == list(np.repeat(np.arange(len(keys)), 2))  # many: the hash
+    assert index._index is not None
+
+
 def test_unsorted_keys_use_the_hash_route_and_pickle_as_keys(monkeypatch):
     monkeypatch.setattr(keymap, "_SORTED_LOOKUP_MIN", 0)
     index = KeyIndex(np.array([30, 10, 20]))

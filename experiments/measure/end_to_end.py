@@ -66,7 +66,7 @@ def _pipeline(data_dir: str, C: float | None, reference: bool, queue) -> None:
     selection = None
     if C is None:
         # As experiments/run.py chooses: the model's grid, scored on the dev pairs, fitted as a path
-        # (extended at an edge, stopped once dev accuracy has fallen twice in a row); the chosen
+        # (extended at an edge, stopped once dev accuracy has fallen twice in a row or significantly); the chosen
         # candidate's fit is the model.
         started = time.perf_counter()
         with warnings.catch_warnings(record=True) as caught:
