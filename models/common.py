@@ -30,8 +30,9 @@ def check_training_labels(y, min_classes: int = 2) -> np.ndarray:
 
 
 def _distinct(y: np.ndarray) -> list | None:
-    """The distinct labels of a 1-d array of Python objects (strings), or None for anything else."""
-    if y.ndim != 1 or y.dtype != object:
+    """The distinct labels of a 1-d array of strings (or other Python objects), or None for
+    anything else."""
+    if y.ndim != 1 or y.dtype.kind not in "OU":
         return None
     try:
         return list(set(y.tolist()))
@@ -46,6 +47,6 @@ def encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
     distinct = _distinct(y)
     if distinct is None:
         return np.unique(y, return_inverse=True)
-    classes = np.unique(np.array(distinct, dtype=object))
+    classes = np.unique(np.array(distinct, dtype=y.dtype))
     index = {label: i for i, label in enumerate(classes.tolist())}
     return classes, np.fromiter(map(index.__getitem__, y.tolist()), dtype=np.intp, count=len(y))
