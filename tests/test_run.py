@@ -138,3 +138,12 @@ def test_nothing_to_tag_draws_no_progress_bar(cli, tmp_path):
     cli("run", *args)
     again = cli("run", *args)  # everything is in the cache now
     assert again.returncode == 0 and "tagging:" not in again.stderr and "0sent" not in again.stderr
+
+
+def test_the_report_says_why_a_path_stopped_before_the_end_of_its_grid(demo_records):
+    import copy
+    record = copy.deepcopy(demo_records["full"])
+    record["rows"][0]["selection"].update(path="C", skipped=[0.1, 0.3],
+                                          stopped="fell significantly below the best (McNemar p = 0.017)")
+    assert ("  dev accuracy fell significantly below the best (McNemar p = 0.017): not fitted C=0.1, C=0.3"
+            in format_report(record).splitlines())
