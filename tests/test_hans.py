@@ -84,6 +84,10 @@ def test_reader_keeps_labels_tags_and_the_three_fields(hans_path):
     assert first.premise_tags == ("DT", "NN", "VBD", "DT", "NN", ".")
     assert first.meta == {"heuristic": "lexical_overlap", "subcase": "ln_subject/object_swap", "template": "temp1"}
     assert pairs[5].hypothesis_tags == ("NNS", "VBD", "DT", "NN", ".")
+    # Its trees are kept, as SNLI's are: the syntax features derive dependencies from them.
+    from features.tree_dependencies import dependencies_from_tree
+    assert first.premise_tree == "(ROOT (S (NP (DT The) (NN doctor)) (VP (VBD saw) (NP (DT the) (NN lawyer))) (. .)))"
+    assert dependencies_from_tree(first.hypothesis_tree)[0] == first.hypothesis_tokens
 
 
 def test_reader_reports_bad_rows(tmp_path):

@@ -49,7 +49,11 @@ def read_hans(path: Path, dataset: str, split: str, on_bad_row: str = "error") -
         p1, p2 = row.get("sentence1_parse", ""), row.get("sentence2_parse", "")
         (pt, ptags), (ht, htags) = (tokens_and_tags(p1), tokens_and_tags(p2)) if p1 and p2 else (((), ()),) * 2
         if pt and ht:
-            pairs.append(Pair(pair_id, *sentences, label, pt, ptags, ht, htags, meta=meta))
+            # The trees stay, as the SNLI reader keeps them: a model trained on SNLI takes its
+            # dependencies from the corpus's trees (`features.tree_dependencies`), and scoring it
+            # on HANS with the parser's instead would change what its syntax features see.
+            pairs.append(Pair(pair_id, *sentences, label, pt, ptags, ht, htags, premise_tree=p1, hypothesis_tree=p2,
+                              meta=meta))
         else:  # no parses (a file of one's own in HANS's layout): the tagger annotates the pair
             pairs.append(Pair(pair_id, *sentences, label, meta=meta))
     return bad.split(dataset, split, pairs)
