@@ -74,6 +74,10 @@ DENSE_SHARE = 0.5
 # Values per slice where `_Newton` and `_Products` copy parts of the matrix a piece at a time:
 # transients of tens of MiB, where copying whole parts at once briefly held a second matrix.
 _SLICE = 1 << 22
+# Elementwise steps of newton-pcg over at least this many values are split over the threads
+# (`_Products.in_parts`), at multiples of _ALIGNED values.
+_PARTS_FROM = 1 << 16
+_ALIGNED = 1024
 
 
 class LogisticClassifier(ClassifierMixin, BaseEstimator):
@@ -350,24 +354,54 @@ class _Newton:
     def close(self) -> None:
         self.products.close()
 
-    def scores(self, v):
-        Z = self.products.times(v[self.weights].reshape(self.d, self.K).astype(self.dtype))
-        Z += v[self.weights.stop:]
+    def scores(self, v, then=None):
+        """X @ W + b (n x K, float64) at the flat parameters v. `then(Z_rows, lo, hi)`, an
+        elementwise step on rows lo to hi, runs on each part of the rows once its scores are summed,
+        on the thread that summed them."""
+        W, V = v[self.weights].reshape(self.d, self.K), np.empty((self.d, self.K), self.dtype)
+        self.products.in_parts(lambda lo, hi: np.copyto(V[lo:hi], W[lo:hi], casting="same_kind"), self.d)
+        parts, b = self.products.partial_times(V), v[self.weights.stop:]
+        Z = np.empty((self.n, self.K))
+
+        def summed(lo, hi):
+            rows = Z[lo:hi]
+            np.copyto(rows, parts[0][lo:hi])
+            for part in parts[1:]:
+                rows += part[lo:hi]
+            rows += b
+            if then is not None:
+                then(rows, lo, hi)
+
+        self.products.in_parts(summed, self.n)
         return Z
 
     def loss(self, Z, v, lam: float):
-        lse = _logsumexp_rows(Z)
+        lse = np.empty(self.n)
+
+        def rows(lo, hi):  # row by row: the same values in parts
+            lse[lo:hi] = _logsumexp_rows(Z[lo:hi])
+
+        self.products.in_parts(rows, self.n)
         w = v[self.weights]
         return float(np.mean(lse - Z[np.arange(self.n), self.codes]) + 0.5 * lam * np.dot(w, w)), lse
 
-    def transposed(self, R, out, blocks=None):  # out = (X.T @ R / n, R.mean(axis=0)), flat
+    def transposed(self, R, out, blocks=None, cast=None, then=None):
+        """out = (X.T @ R / n, R.mean(axis=0)), flat. `cast`: R already in the matrix's precision;
+        `then(lo, hi)`, an elementwise step on out[lo:hi], runs on each part of out once it is scaled."""
         pool = self.products.pool
         # The intercepts' sums (~8 ms: numpy adds rows of three one at a time) run on a thread
         # beside the products rather than after them.
         intercepts = pool.submit(np.sum, R, axis=0) if pool else None
-        self.products.transposed_times(R.astype(self.dtype), out[self.weights].reshape(self.d, self.K), blocks)
+        self.products.transposed_times(R.astype(self.dtype) if cast is None else cast,
+                                       out[self.weights].reshape(self.d, self.K), blocks)
         out[self.weights.stop:] = intercepts.result() if pool else R.sum(axis=0)
-        out /= self.n
+
+        def scaled(lo, hi):
+            out[lo:hi] /= self.n
+            if then is not None:
+                then(lo, hi)
+
+        self.products.in_parts(scaled, len(out))
         return out
 
     def block_inverse(self, P: np.ndarray, lam: float) -> np.ndarray:
@@ -377,14 +411,15 @@ class _Newton:
         P = P[self.block_rows]
         m = A.shape[1]
         H = np.empty((m * K, m * K))
-        weighted = np.empty_like(A)
-        for k in range(K):
-            for j in range(k, K):
-                w = (P[:, k] * ((k == j) - P[:, j])).astype(np.float32)
-                np.multiply(A, w[:, None], out=weighted)
-                G = (A.T @ weighted).astype(np.float64) / len(A)
-                H[k::K, j::K] = G  # parameter (column a, class k) sits at a * K + k
-                H[j::K, k::K] = G.T
+
+        def gram(pair):  # one Gram per pair of classes, each on a thread of the products' pool
+            k, j = pair
+            w = (P[:, k] * ((k == j) - P[:, j])).astype(np.float32)
+            G = (A.T @ (A * w[:, None])).astype(np.float64) / len(A)
+            H[k::K, j::K] = G  # parameter (column a, class k) sits at a * K + k
+            H[j::K, k::K] = G.T
+
+        self.products._map(gram, [(k, j) for k in range(K) for j in range(k, K)])
         penalty = np.full(m * K, lam)
         penalty[-K:] = 0.0  # intercepts are not penalized
         H[np.diag_indices_from(H)] += penalty
@@ -426,40 +461,55 @@ def _newton_steps(x, problem: _Newton, lam: float, threshold: float, max_iter: i
     f, lse = problem.loss(Z, x, lam)
     g, diag = np.empty_like(x), np.empty_like(x)
     converged, step_count = False, 0
+    in_parts = problem.products.in_parts
+    P, R = np.empty_like(Z), np.empty_like(Z)
     for step_count in range(max_iter + 1):
-        P = np.exp(Z - lse[:, None])
-        problem.transposed(P - Y, g)
+        def probabilities(lo, hi):  # P = exp(Z - lse), and the residuals P - Y
+            np.subtract(Z[lo:hi], lse[lo:hi, None], out=P[lo:hi])
+            np.exp(P[lo:hi], out=P[lo:hi])
+            np.subtract(P[lo:hi], Y[lo:hi], out=R[lo:hi])
+
+        in_parts(probabilities, problem.n)
+        problem.transposed(R, g)
         g[weights] += lam * x[weights]
         if np.sqrt(np.dot(g, g)) <= threshold:
             converged = True
             break
         if step_count == max_iter:
             break
-        problem.transposed(P * (1 - P), diag, problem.products.squares)
+        in_parts(lambda lo, hi: np.multiply(P[lo:hi], 1 - P[lo:hi], out=R[lo:hi]), problem.n)
+        problem.transposed(R, diag, problem.products.squares)
         diag[weights] += lam
         diag[weights.stop:] += 1e-12
         block, block_inverse = problem.block_index, problem.block_inverse(P, lam)
-        penalty = np.empty(weights.stop)
+        U32 = np.empty((problem.n, problem.K), problem.dtype)
 
         def precondition(r, out):
-            np.divide(r, diag, out=out)
+            problem.products.in_parts(lambda lo, hi: np.divide(r[lo:hi], diag[lo:hi], out=out[lo:hi]), len(r))
             out[block] = block_inverse @ r[block]
             return out
 
+        def curved(U, lo, hi):  # rows lo to hi of the Hessian's U = P * (XV - rowsum(P * XV)), and its float32 copy
+            rows = P[lo:hi]
+            U *= rows
+            U -= rows * _row_sums(U)[:, None]
+            U32[lo:hi] = U
+
         def hessian_times(v, out):
-            U = problem.scores(v)
-            U *= P
-            U -= P * _row_sums(U)[:, None]
-            problem.transposed(U, out)
-            np.multiply(v[weights], lam, out=penalty)  # into a buffer: a new 20 MB array per product costs its page faults
-            out[weights] += penalty
+            def penalized(lo, hi):
+                hi = min(hi, weights.stop)
+                if hi > lo:
+                    out[lo:hi] += v[lo:hi] * lam
+
+            problem.transposed(problem.scores(v, curved), out, cast=U32, then=penalized)
             return out
 
-        p = _preconditioned_cg(hessian_times, g, precondition, CG_FLOOR * threshold)
+        p = _preconditioned_cg(hessian_times, g, precondition, CG_FLOOR * threshold, problem.products.in_parts)
         slope = np.dot(g, p)
         step = 1.0
         while True:
-            trial = x + step * p
+            trial = np.empty_like(x)
+            in_parts(lambda lo, hi: np.add(x[lo:hi], step * p[lo:hi], out=trial[lo:hi]), len(x))
             Z_new = problem.scores(trial)
             f_new, lse_new = problem.loss(Z_new, trial, lam)
             if f_new <= f + 1e-4 * step * slope:
@@ -485,6 +535,7 @@ class _Products:
 
     def __init__(self, X, n_threads: int):
         threads = max(1, n_threads)
+        self.pool = ThreadPoolExecutor(threads) if threads > 1 else None
         if sp.issparse(X):
             present = _column_counts(X)  # rows holding each feature
             features = np.flatnonzero(present)
@@ -504,8 +555,11 @@ class _Products:
             # a slice of rows at a time: X.T.tocsr() would briefly hold a copy as large as X. The
             # rows are X.T.tocsr()'s all the same: tocsc runs the same stable counting sort, which
             # keeps each feature's entries in X's order, and so every product sums in the same order.
-            self.blocks = [(lo, hi, _transposed(X if hi - lo == X.shape[1] else X[:, sparse[lo:hi]]))
-                           for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+            # The blocks are built at once, on the threads (scipy releases the GIL): ~1 s to ~0.4 s.
+            spans = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+            self.blocks = [(lo, hi, block) for (lo, hi), block in zip(spans, self._map(
+                lambda span: _transposed(X if span[1] - span[0] == X.shape[1] else X[:, sparse[span[0]:span[1]]]),
+                spans))]
             if dense.any():
                 Dt = np.empty((dense.sum(), X.shape[0]), X.dtype)
                 for lo, hi, part in _dense_rows(X, features[dense]):
@@ -525,18 +579,31 @@ class _Products:
         # block is squared a slice of rows at a time when multiplied, rather than kept twice.
         self.squares = [(lo, hi, sp.csr_matrix((m.data * m.data, m.indices, m.indptr), shape=m.shape)
                          if sp.issparse(m) else _Squared(m)) for lo, hi, m in self.blocks]
-        self.pool = ThreadPoolExecutor(min(threads, len(self.blocks))) if threads > 1 and len(self.blocks) > 1 else None
+        self.lanes = min(threads, len(self.blocks))
+        if self.lanes < 2 and self.pool is not None:
+            self.pool.shutdown()
+            self.pool = None
 
     def _map(self, function, items):
         return list(self.pool.map(function, items)) if self.pool else [function(item) for item in items]
 
-    def times(self, V: np.ndarray) -> np.ndarray:
-        """X @ V as float64 (n x K)."""
-        parts = self._map(lambda block: block[2].T @ V[block[0]:block[1]], self.blocks)
-        out = parts[0].astype(np.float64)
-        for part in parts[1:]:
-            out += part
-        return out
+    def partial_times(self, V: np.ndarray) -> list[np.ndarray]:
+        """X @ V as a sum of n x K parts, one per block, in the matrix's precision."""
+        return self._map(lambda block: block[2].T @ V[block[0]:block[1]], self.blocks)
+
+    def in_parts(self, step, length: int) -> None:
+        """step(lo, hi) over consecutive parts of range(length), one per thread, this one taking
+        the last: for elementwise steps, whose values do not depend on the split (the cuts fall on
+        multiples of _ALIGNED, where a BLAS kernel's vector loop over the whole would fall too),
+        which on one thread would leave the other cores idle between products."""
+        if self.pool is None or length < _PARTS_FROM:  # below, handing a part over costs more than it saves
+            step(0, length)
+            return
+        cuts = [0, *(length * i // self.lanes // _ALIGNED * _ALIGNED for i in range(1, self.lanes)), length]
+        futures = [self.pool.submit(step, lo, hi) for lo, hi in zip(cuts[:-2], cuts[1:-1])]
+        step(cuts[-2], cuts[-1])
+        for future in futures:
+            future.result()
 
     def transposed_times(self, R: np.ndarray, out: np.ndarray, blocks=None) -> None:
         """out[:] = X.T @ R (out: d x K)."""
@@ -594,12 +661,13 @@ class _Squared:
         return out
 
 
-def _preconditioned_cg(hessian_times, g: np.ndarray, precondition, floor: float = 0.0) -> np.ndarray:
+def _preconditioned_cg(hessian_times, g: np.ndarray, precondition, floor: float = 0.0, in_parts=None) -> np.ndarray:
     """Approximately solve H p = -g by conjugate gradients preconditioned by `precondition(r, out)`
     (an approximate inverse of H applied to r), to the
     residual min(0.5, sqrt(||g||)) * ||g|| (the usual forcing term of inexact Newton), or `floor`
     if that is larger: the residual is about the gradient after the step, and a gradient
     below the stopping threshold needs no more accuracy than that."""
+    in_parts = in_parts or _whole
     g_norm = np.sqrt(np.dot(g, g))
     target = max(min(0.5, np.sqrt(g_norm)) * g_norm, floor)
     p = np.zeros_like(g)
@@ -614,17 +682,30 @@ def _preconditioned_cg(hessian_times, g: np.ndarray, precondition, floor: float 
         if curvature <= 0:
             break
         alpha = rz / curvature
-        _axpy(alpha, direction, p)
-        _axpy(-alpha, Hd, r)
+
+        def moved(lo, hi):
+            _axpy(alpha, direction[lo:hi], p[lo:hi])
+            _axpy(-alpha, Hd[lo:hi], r[lo:hi])
+
+        in_parts(moved, len(g))
         if np.sqrt(np.dot(r, r)) <= target:
             break
         precondition(r, z)
         rz, rz_old = np.dot(r, z), rz
-        direction *= rz / rz_old
-        direction += z
+        beta = rz / rz_old
+
+        def turned(lo, hi):
+            direction[lo:hi] *= beta
+            direction[lo:hi] += z[lo:hi]
+
+        in_parts(turned, len(g))
     if not p.any():  # no curvature at all: fall back to steepest descent
         p = -g
     return p
+
+
+def _whole(step, length: int) -> None:
+    step(0, length)
 
 
 def _row_sums(A: np.ndarray) -> np.ndarray:

@@ -356,13 +356,41 @@ def test_newton_products_with_dense_columns_equal_scipy_s(threads):
     V = rng.normal(size=(len(products.features), 3)).astype(np.float32)
     full = np.zeros((X.shape[1], 3), np.float32)
     full[products.features] = V
-    np.testing.assert_allclose(products.times(V), X @ full, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(sum(products.partial_times(V)), X @ full, rtol=1e-5, atol=1e-5)
     R = rng.normal(size=(400, 3)).astype(np.float32)
     for blocks, matrix in ((None, X), (products.squares, X.multiply(X))):
         out = np.empty((len(products.features), 3), np.float32)
         products.transposed_times(R, out, blocks)
         np.testing.assert_allclose(out, (matrix.T @ R)[products.features], rtol=1e-4, atol=1e-4)
     products.close()
+
+
+def test_newton_pcg_splits_its_elementwise_steps_without_changing_a_bit(monkeypatch):
+    # Between products, newton-pcg's elementwise steps run in parts, one per thread: each value
+    # is computed by the same operations whichever part holds it, so the fit is the fit of the
+    # steps taken whole, bit for bit (small parts here, cut off the alignment of the whole).
+    import models.logistic
+    from models.logistic import _Products
+    X, y = _sparse_problem()
+    whole = LogisticClassifier(C=1.0, solver="newton-pcg", n_jobs=2)
+    monkeypatch.setattr(models.logistic, "_PARTS_FROM", 10 ** 12)
+    expected = whole.fit(X, y).model_
+    monkeypatch.setattr(models.logistic, "_PARTS_FROM", 1)
+    monkeypatch.setattr(models.logistic, "_ALIGNED", 8)
+    seen = []
+    steps = _Products.in_parts
+
+    def recorded(products, step, length):
+        seen.append(length)
+        return steps(products, lambda lo, hi: (seen.append((lo, hi)), step(lo, hi)), length)
+
+    monkeypatch.setattr(_Products, "in_parts", recorded)
+    split = LogisticClassifier(C=1.0, solver="newton-pcg", n_jobs=2).fit(X, y).model_
+    assert split.coef_.tobytes() == expected.coef_.tobytes()
+    assert split.intercept_.tobytes() == expected.intercept_.tobytes()
+    parts = [item for item in seen if isinstance(item, tuple)]
+    assert len(parts) > len(seen) - len(parts) > 0  # the steps did run in more than one part
+    assert all(lo % 8 == 0 for lo, hi in parts)
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
