@@ -388,13 +388,11 @@ class _Newton:
     def transposed(self, R, out, blocks=None, cast=None, then=None):
         """out = (X.T @ R / n, R.mean(axis=0)), flat. `cast`: R already in the matrix's precision;
         `then(lo, hi)`, an elementwise step on out[lo:hi], runs on each part of out once it is scaled."""
-        pool = self.products.pool
-        # The intercepts' sums (~8 ms: numpy adds rows of three one at a time) run on a thread
-        # beside the products rather than after them.
-        intercepts = pool.submit(np.sum, R, axis=0) if pool else None
-        self.products.transposed_times(R.astype(self.dtype) if cast is None else cast,
-                                       out[self.weights].reshape(self.d, self.K), blocks)
-        out[self.weights.stop:] = intercepts.result() if pool else R.sum(axis=0)
+        # The intercepts' sums (~8 ms: numpy adds rows of three one at a time) are taken on this
+        # thread while the others multiply, rather than before or after them.
+        out[self.weights.stop:] = self.products.transposed_times(
+            R.astype(self.dtype) if cast is None else cast, out[self.weights].reshape(self.d, self.K), blocks,
+            meanwhile=lambda: R.sum(axis=0))
 
         def scaled(lo, hi):
             out[lo:hi] /= self.n
@@ -605,11 +603,21 @@ class _Products:
         for future in futures:
             future.result()
 
-    def transposed_times(self, R: np.ndarray, out: np.ndarray, blocks=None) -> None:
-        """out[:] = X.T @ R (out: d x K)."""
+    def transposed_times(self, R: np.ndarray, out: np.ndarray, blocks=None, meanwhile=None):
+        """out[:] = X.T @ R (out: d x K); returns `meanwhile()`, run on this thread while the
+        threads multiply, if given."""
         def one(block):
             out[block[0]:block[1]] = block[2] @ R
-        self._map(one, blocks or self.blocks)
+        if self.pool is None:
+            for block in blocks or self.blocks:
+                one(block)
+            return meanwhile() if meanwhile is not None else None
+        futures = [self.pool.submit(one, block) for block in blocks or self.blocks]
+        try:
+            return meanwhile() if meanwhile is not None else None
+        finally:
+            for future in futures:
+                future.result()
 
     def close(self) -> None:
         if self.pool:
