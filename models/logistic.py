@@ -599,9 +599,11 @@ class _Products:
             return
         cuts = [0, *(length * i // self.lanes // _ALIGNED * _ALIGNED for i in range(1, self.lanes)), length]
         futures = [self.pool.submit(step, lo, hi) for lo, hi in zip(cuts[:-2], cuts[1:-1])]
-        step(cuts[-2], cuts[-1])
-        for future in futures:
-            future.result()
+        try:
+            step(cuts[-2], cuts[-1])
+        finally:  # never return, even by an exception, while a thread still writes into the arrays
+            for future in futures:
+                future.result()
 
     def transposed_times(self, R: np.ndarray, out: np.ndarray, blocks=None, meanwhile=None):
         """out[:] = X.T @ R (out: d x K); returns `meanwhile()`, run on this thread while the

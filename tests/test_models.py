@@ -393,6 +393,32 @@ def test_newton_pcg_splits_its_elementwise_steps_without_changing_a_bit(monkeypa
     assert all(lo % 8 == 0 for lo, hi in parts)
 
 
+def test_newton_pcg_parts_are_all_finished_before_an_error_leaves_in_parts():
+    # A step that fails on this thread must not return to the caller while another thread still
+    # writes into the arrays the caller is about to drop or reuse.
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+    from models.logistic import _PARTS_FROM, _Products
+    products = _Products.__new__(_Products)
+    products.pool, products.lanes = ThreadPoolExecutor(1), 2
+    finished = threading.Event()
+
+    def step(lo, hi):
+        if lo == 0:  # the pool's part: slow
+            time.sleep(0.2)
+            finished.set()
+        else:  # this thread's part, the last: fails at once
+            raise ValueError("part failed")
+
+    try:
+        with pytest.raises(ValueError, match="part failed"):
+            products.in_parts(step, _PARTS_FROM)
+        assert finished.is_set()
+    finally:
+        products.pool.shutdown()
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_newton_products_hold_the_rows_of_x_transposed_entry_for_entry(threads, monkeypatch):
     # _Products builds X.T a block of features or a slice of rows at a time, never X.T.tocsr()
