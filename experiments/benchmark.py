@@ -11,9 +11,9 @@
 
 Featurization is measured `--repeats` times and the median is reported (the machine is shared
 and noisy); the straightforward per-pair dict + DictVectorizer build and scikit-learn's
-HashingVectorizer are measured in the same run, so their ratios are comparable. Each built-in
-feature type is also measured alone (on real SICK pairs for those that need real words, when
---data-dir is given).
+HashingVectorizer are measured in the same run (HashingVectorizer's runs alternating with ours),
+so their ratios are comparable. Each built-in feature type is also measured alone (on real SICK
+pairs for those that need real words, when --data-dir is given).
 
 End to end, C is chosen as experiments/run.py chooses it (the default grid, on the 10,000 dev
 pairs, fitted as a path) unless --C is given; the chosen candidate's fit is the model. Every

@@ -33,6 +33,27 @@ def test_the_benchmark_default_is_snli_size():
     assert benchmark.SNLI_TRAIN_PAIRS == SNLI_TRAIN_PAIRS
 
 
+def test_the_featurizing_benchmark_alternates_our_runs_with_hashing_vectorizer_s(monkeypatch):
+    # The ratio against HashingVectorizer is only fair if both see the same machine: a round of
+    # ours, then one of theirs, rather than all of ours and then all of theirs.
+    from experiments.corpora.synthetic import generate_pairs
+    from experiments.measure import featurizing
+    calls = []
+    featurize, hashing = featurizing._featurize, featurizing._hashing_seconds
+    monkeypatch.setattr(featurizing, "_featurize",
+                        lambda pairs, **params: (calls.append(("ours", len(pairs))), featurize(pairs, **params))[1])
+    monkeypatch.setattr(featurizing, "_hashing_seconds", lambda pairs: (calls.append(("hashing", len(pairs))),
+                                                                        hashing(pairs))[1])
+    pairs = generate_pairs(300, seed=0)
+    figures = featurizing.bench_features(pairs, repeats=3, dict_pairs=50, jobs=1)
+    assert calls[:6] == [("ours", 300), ("hashing", 300)] * 3
+    assert len(figures["hashing_ngrams"]["runs"]) == 3 and figures["hashing_ngrams"]["interleaved"]
+    rounds = figures["ratio_vs_hashing_ngrams_by_round"]
+    assert rounds == [h / ours for h, ours in zip(figures["hashing_ngrams"]["runs"], figures["featurize_runs"])]
+    assert figures["ratio_vs_hashing_ngrams"] == pytest.approx(
+        figures["hashing_ngrams"]["seconds"] / figures["featurize_seconds"])
+
+
 @pytest.mark.slow
 def test_the_strongest_benchmark_runs_cold_then_warm(real_wordnet):
     # ~40 s: two real runs of --features strongest on 400 generated pairs.
