@@ -598,12 +598,8 @@ class _Products:
             step(0, length)
             return
         cuts = [0, *(length * i // self.lanes // _ALIGNED * _ALIGNED for i in range(1, self.lanes)), length]
-        futures = [self.pool.submit(step, lo, hi) for lo, hi in zip(cuts[:-2], cuts[1:-1])]
-        try:
-            step(cuts[-2], cuts[-1])
-        finally:  # never return, even by an exception, while a thread still writes into the arrays
-            for future in futures:
-                future.result()
+        self._alongside([(step, lo, hi) for lo, hi in zip(cuts[:-2], cuts[1:-1])],
+                        lambda: step(cuts[-2], cuts[-1]))
 
     def transposed_times(self, R: np.ndarray, out: np.ndarray, blocks=None, meanwhile=None):
         """out[:] = X.T @ R (out: d x K); returns `meanwhile()`, run on this thread while the
@@ -614,10 +610,16 @@ class _Products:
             for block in blocks or self.blocks:
                 one(block)
             return meanwhile() if meanwhile is not None else None
-        futures = [self.pool.submit(one, block) for block in blocks or self.blocks]
+        return self._alongside([(one, block) for block in blocks or self.blocks],
+                               meanwhile if meanwhile is not None else lambda: None)
+
+    def _alongside(self, calls, here):
+        """Run each (function, *args) of `calls` on the pool and `here()` on this thread; return
+        what `here()` returns once every call has finished."""
+        futures = [self.pool.submit(*call) for call in calls]
         try:
-            return meanwhile() if meanwhile is not None else None
-        finally:
+            return here()
+        finally:  # never return, even by an exception, while a thread still writes into the arrays
             for future in futures:
                 future.result()
 
