@@ -51,19 +51,19 @@ class RunResult:
 
     def table(self) -> str:
         """One line per row: train and evaluation accuracy, macro-F1, chosen settings, the paper's figure."""
-        from .outputs.report import summary_table
+        from .reports.report import summary_table
         return summary_table(self.record)
 
     def notes(self) -> list[str]:
         """What the run decided or found that a reader of its figures must know (skipped rows,
         detected columns, rows left out), as the command line prints them."""
-        from .outputs.report import data_notes
+        from .reports.report import data_notes
         return data_notes(self.record)
 
     def report(self) -> str:
         """Everything `run.py` prints: notes, the table, and per row the per-class scores, the
         confusion matrix and the selection."""
-        from .outputs.report import format_report
+        from .reports.report import format_report
         return format_report(self.record)
 
     def examples(self, name: str | None = None, k: int = 3):
@@ -96,7 +96,7 @@ class RunResult:
 
     def plots(self, directory: Path | str) -> list[Path]:
         """The confusion matrix and strongest weights of every row, as PNG files in `directory`."""
-        from .outputs.plots import plot_rows
+        from .reports.plots import plot_rows
         return plot_rows(self.record, directory)
 
     def __repr__(self) -> str:
@@ -108,7 +108,7 @@ class Comparison(dict):
     bootstrap interval; printed as a paragraph a person can read."""
 
     def __str__(self) -> str:
-        from .outputs.report import format_comparison
+        from .reports.report import format_comparison
         return format_comparison(self)
 
     __repr__ = __str__
@@ -186,12 +186,12 @@ class CurveResult:
                                      for config_name, points in outcome.table.items() for point in points])
 
     def table(self) -> str:
-        from .outputs.report import curve_table
+        from .reports.report import curve_table
         return curve_table(self.record)
 
     def plot(self, directory: Path | str, reference: str | None = None) -> list[Path]:
         """Write curve.png and curve.svg into `directory`; `reference` ("snli-paper") draws published points."""
-        from .outputs.plots import plot_curve_record
+        from .reports.plots import plot_curve_record
         return plot_curve_record(self.record, Path(directory), reference=reference or self.config.reference)
 
     def __repr__(self) -> str:
@@ -231,7 +231,7 @@ class HansResult:
 
     def table(self) -> str:
         """What `diagnose.py` prints: per heuristic, entailed against non-entailed; per subcase."""
-        from .outputs.hans import format_hans
+        from .breakdowns.hans import format_hans
         return format_hans(self.scores, title=self.source)
 
     def examples(self, k: int = 3, toward: str | None = None):
@@ -243,7 +243,7 @@ class HansResult:
         import pandas as pd
 
         from .engine.explanations import explain_examples
-        from .outputs.hans import to_hans
+        from .breakdowns.hans import to_hans
         predictor = self._predictor
         if toward is not None and toward not in predictor.labels:
             raise ValueError(f"toward={toward!r} is not a label of this model ({', '.join(predictor.labels)})")
@@ -281,7 +281,7 @@ def hans(model, source: str | Path = "hans", *, data_dir: Path | str | None = No
     """
     from .corpora import CORPORA, get_corpus
     from .corpora.readers.hans import read_hans
-    from .outputs.hans import hans_breakdown, predict_hans
+    from .breakdowns.hans import hans_breakdown, predict_hans
     if isinstance(model, RunResult):
         model = model.models[model._name(None)]
     elif isinstance(model, (str, Path)):

@@ -27,7 +27,7 @@ cross_bigrams`, as a process on the generated corpus (or on --data-dir), --repea
 wall time, peak RSS, the stages of its record, the choice of C and convergence of every fit.
 --strongest times `experiments/run.py --dataset snli --features strongest` the same way, from an
 empty cache (every sentence lemmatized and parsed, every feature computed) and then again from
-the cache that run filled (the costly types' values: `features.value_cache`), with each run's
+the cache that run filled (the costly types' values: `features.storage.value_cache`), with each run's
 stages (the parse among them), each feature type's time and what the value cache gave.
 --tree-parses FILE measures how far the dependency parses read off a corpus' own trees (SNLI,
 MultiNLI) stand from spaCy's parser on the same sentences, and what that does to the features
@@ -42,7 +42,7 @@ import os
 import time
 from pathlib import Path
 
-# SNLI's training split, in pairs (experiments.corpora.synthetic.SNLI_TRAIN_PAIRS; not imported
+# SNLI's training split, in pairs (experiments.corpora.generated.synthetic.SNLI_TRAIN_PAIRS; not imported
 # here so that --help answers without loading numpy and scikit-learn).
 SNLI_TRAIN_PAIRS = 550_152
 
@@ -92,7 +92,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     args = parser.parse_args(argv)
-    from experiments.corpora.synthetic import generate_pairs, write_snli_jsonl
+    from experiments.corpora.generated.synthetic import generate_pairs, write_snli_jsonl
     from experiments.measure import log
     from experiments.measure.commands import bench_commands
     from experiments.measure.end_to_end import bench_end_to_end
@@ -136,7 +136,7 @@ def main(argv=None) -> int:
     else:
         started = time.perf_counter()
         pairs = generate_pairs(args.pairs, seed=args.seed)
-        record["corpus"] = {"generator": "experiments.corpora.synthetic.generate_pairs", "seed": args.seed,
+        record["corpus"] = {"generator": "experiments.corpora.generated.synthetic.generate_pairs", "seed": args.seed,
                             "seconds": time.perf_counter() - started, **corpus_shape(pairs)}
         record["corpus_rss_bytes"] = peak_rss_bytes()
         log(f"generated {len(pairs)} pairs in {record['corpus']['seconds']:.1f}s: {record['corpus']}")

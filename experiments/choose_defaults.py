@@ -26,8 +26,8 @@ from experiments.engine.experiment import Prepared, run_row
 from experiments.engine.rows import Row
 from experiments.outputs.records import write_json_atomic
 from experiments.engine.splits import Splits, load_splits
-from features.annotation import annotate
-from features.combine import PairFeaturizer
+from features.text.annotation import annotate
+from features.featurizer import PairFeaturizer
 from features.options import DEFAULTS, OPTIONS
 from models import MODELS
 

@@ -13,7 +13,7 @@ labels mapped to two classes. AX-g's examples come in pairs that differ only in 
 gender: gender parity is the share of pairs predicted alike. A prediction file's format is told
 by its suffix (the prediction formats' registry, `experiments.outputs.formats`). HANS's predictions
 are its own `pairID,gold_label` file; a three-class model's neutral and contradiction count as
-non-entailment. Each diagnostic is an entry of `experiments.outputs.diagnostics`.
+non-entailment. Each diagnostic is an entry of `experiments.breakdowns.sets`.
 """
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def main(argv=None) -> int:
     with user_errors():
         from experiments.commandline.paths import OutputPlan
         from experiments.engine.errors import UsageError
-        from experiments.outputs.diagnostics import diagnostic_for
+        from experiments.breakdowns.sets import diagnostic_for
         from experiments.outputs.records import write_json_atomic
 
         plan = OutputPlan(overwrite=args.overwrite)
@@ -62,7 +62,7 @@ def main(argv=None) -> int:
             predictor = load_predictor(args.model)
         try:
             if predictor is not None:
-                from features.annotation import annotate
+                from features.text.annotation import annotate
                 if diagnostic.check_labels is not None:
                     diagnostic.check_labels(predictor.labels)
                 annotated = annotate(pairs, lemmas=predictor.needs_lemmas)

@@ -1,14 +1,19 @@
 """Feature types of the SNLI paper's lexicalized classifier, fast and with readable column names.
 
+Where things are: the feature types, one module each, in `types/`; what a type is (`base`), which
+exist (`registry`), their options (`options`) and the featurizer that stacks them (`featurizer`)
+here; tokens, tags, parses and WordNet in `text/`; integer encoding and columns in `columns/`;
+files and caches in `storage/`; process plumbing in `runtime/`.
+
     from features import PairFeaturizer, register_feature
     X = PairFeaturizer(features="lexicalized", ablate=["cross_bigrams"]).fit_transform(pairs)
 
 Names are imported on first use (the command lines' `--help` needs none of the numeric code).
 """
-from .lazy import lazy_exports
+from .runtime.lazy import lazy_exports
 
 _WHERE = {
-    "Annotator": "annotation", "annotate": "annotation", "PairFeaturizer": "combine", "OPTIONS": "options",
+    "Annotator": "text.annotation", "annotate": "text.annotation", "PairFeaturizer": "featurizer", "OPTIONS": "options",
     "Pair": "pair", "pairs_from": "pair", "BUILTIN": "registry", "FEATURE_TYPES": "registry", "GROUPS": "registry",
     "PAPER_TYPES": "registry", "register_feature": "registry", "resolve": "registry",
     "types_need_lemmas": "registry", "unregister_feature": "registry",

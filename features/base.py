@@ -8,9 +8,9 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .binning import bin_index, bin_names, fit_edges
-from .encoding import EncodedPairs, Encoder, check_pairs
-from .keymap import KeyIndex, indicator_columns, indicator_matrix, packed_indicator_columns, row_bits
+from .columns.binning import bin_index, bin_names, fit_edges
+from .columns.encoding import EncodedPairs, Encoder, check_pairs
+from .columns.keymap import KeyIndex, indicator_columns, indicator_matrix, packed_indicator_columns, row_bits
 from .options import check_option
 
 
@@ -132,7 +132,7 @@ def _joined(parts) -> np.ndarray:
 
 class DenseFeature(FeatureType):
     """A few real-valued columns per pair, optionally scaled with statistics of the training pairs,
-    and optionally followed by discretized copies (`features.binning`).
+    and optionally followed by discretized copies (`features.columns.binning`).
 
     scale: "none", "standard" (zero mean, unit variance) or "maxabs" (divide by the largest |value|).
     bins: 0 for no binned copies, else at most this many indicator columns per real-valued column
@@ -144,7 +144,7 @@ class DenseFeature(FeatureType):
 
     columns: ClassVar[tuple[str, ...]] = ()
     integer_columns: ClassVar[tuple[str, ...]] = ()
-    # Whether the values are worth keeping on disk between runs (`features.value_cache`): costly,
+    # Whether the values are worth keeping on disk between runs (`features.storage.value_cache`): costly,
     # and a function of the pairs, their lemmas and parses, and the type's parameters alone.
     cache_values: ClassVar[bool] = False
 
@@ -181,7 +181,7 @@ class DenseFeature(FeatureType):
         return self._matrix(self._values_of(self._batch(pairs, fit=False)))
 
     def _values_of(self, batch: EncodedPairs) -> np.ndarray:
-        """`_values`, or the values a run kept on disk for these very pairs (`features.value_cache`)."""
+        """`_values`, or the values a run kept on disk for these very pairs (`features.storage.value_cache`)."""
         found = batch.value_cache if self.cache_values else None
         if found is None:
             return self._values(batch)

@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from .base import FeatureType
-from .encoding import EncodedPairs, check_pairs
+from .columns.encoding import EncodedPairs, check_pairs
 from .pair import Pair
 
 PairFunction = Callable[[Pair], Mapping[str, float]]

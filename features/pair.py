@@ -21,7 +21,7 @@ class Pair:
     """A premise/hypothesis pair with an optional gold label.
 
     Tokens and Penn Treebank tags are filled from the corpus' own parses when it
-    ships them (which it then keeps as `premise_tree`, `hypothesis_tree`), else by `features.annotation.annotate`, which also fills lemmas
+    ships them (which it then keeps as `premise_tree`, `hypothesis_tree`), else by `features.text.annotation.annotate`, which also fills lemmas
     (aligned with the tokens) when a tagger gives them or when asked to
     (`annotate(..., lemmas=True)`). `label` is None for
     unlabeled (test) rows. `meta` carries corpus-specific extras (e.g. the GLUE
@@ -39,7 +39,7 @@ class Pair:
     premise_lemmas: tuple[str, ...] | None = None
     hypothesis_lemmas: tuple[str, ...] | None = None
     # The corpus' own constituency trees (SNLI, MultiNLI), whose leaves are the tokens: dependency
-    # parses are read off them (`features.tree_dependencies`) instead of running a parser.
+    # parses are read off them (`features.text.tree_dependencies`) instead of running a parser.
     premise_tree: str | None = field(default=None, compare=False)
     hypothesis_tree: str | None = field(default=None, compare=False)
     meta: Mapping[str, Any] = field(default_factory=dict, compare=False)

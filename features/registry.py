@@ -4,20 +4,20 @@ from __future__ import annotations
 import inspect
 from typing import Callable
 
-from .alignment import Alignment
-from .bleu import Bleu
-from .cross_bigrams import CrossBigrams
-from .cross_unigrams import CrossUnigrams
+from .types.alignment import Alignment
+from .types.bleu import Bleu
+from .types.cross_bigrams import CrossBigrams
+from .types.cross_unigrams import CrossUnigrams
 from .custom import FunctionFeature, PairFunction
-from .hyp_ngrams import HypNgrams
-from .length_diff import LengthDiff
-from .negation import Negation
+from .types.hyp_ngrams import HypNgrams
+from .types.length_diff import LengthDiff
+from .types.negation import Negation
 from .options import feature_params
-from .overlap import Overlap
-from .prem_ngrams import PremNgrams
-from .quantifiers import Quantifiers
-from .syntax import Syntax
-from .wordnet import WordNet
+from .types.overlap import Overlap
+from .types.prem_ngrams import PremNgrams
+from .types.quantifiers import Quantifiers
+from .types.syntax import Syntax
+from .types.wordnet import WordNet
 
 FEATURE_TYPES: dict[str, Callable[..., object]] = {
     "bleu": Bleu,
@@ -107,7 +107,7 @@ def types_need_lemmas(names) -> bool:
 
 
 def types_need_parses(names) -> bool:
-    """Whether any of these feature types reads dependency parses (`features.parsing`)."""
+    """Whether any of these feature types reads dependency parses (`features.text.parsing`)."""
     return any(getattr(FEATURE_TYPES.get(name), "needs_parses", False) for name in names)
 
 

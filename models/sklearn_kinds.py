@@ -46,7 +46,7 @@ from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 from sklearn.tree._tree import NODE_DTYPE, TREE_LEAF, TREE_UNDEFINED, Tree
 from sklearn.utils.validation import check_is_fitted
 
-from features.state import (MAX_ELEMENTS, Array, Field, Float, Int, Many, Part, Schema, Sizes, StateError, require,
+from features.storage.schema import (MAX_ELEMENTS, Array, Field, Float, Int, Many, Part, Schema, Sizes, StateError, require,
                             set_fitted)
 from models.state import CLASSES, EstimatorKind
 

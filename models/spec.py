@@ -54,7 +54,7 @@ def _registered(name: str) -> "ModelSpec":
 
 def _field_for(values):
     """A field for a grid's candidates: a choice among texts or flags, else a finite number."""
-    from features.state import Bool, Choice, Float, Int
+    from features.storage.schema import Bool, Choice, Float, Int
     values = tuple(values)
     if all(isinstance(v, bool) for v in values):
         return Bool()
@@ -81,7 +81,7 @@ class ModelSpec:
         columns, the name of its parameter taking a boolean mask of the real-valued columns of the
         matrix it gets; the drivers set it from the featurizer (`PairFeaturizer.real_valued_mask`).
     hyperparameters: the parameters the command line and tuning may set (name -> a
-        `features.state` field declaring its type and range): `--C` and the like reach only models
+        `features.storage.schema` field declaring its type and range): `--C` and the like reach only models
         that declare them, and they are the only parameters a model file sets on what the factory
         builds. None: those of the tuning grid, typed by its values (`declared_hyperparameters`).
     weights: fitted model -> (n_classes, n_columns) weights per class, for a model that explains

@@ -10,7 +10,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from features.state import Array, Float, Int, Mapping_, Part, Schema, StateError, require, set_fitted
+from features.storage.schema import Array, Float, Int, Mapping_, Part, Schema, StateError, require, set_fitted
 
 from .common import check_training_labels
 from .logistic import C_GRID, LogisticClassifier

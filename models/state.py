@@ -1,4 +1,4 @@
-"""How a fitted estimator is kept in a model file: its kind's declared state (`features.state`).
+"""How a fitted estimator is kept in a model file: its kind's declared state (`features.storage.schema`).
 
 An `EstimatorKind` names the exact class it saves, the schema of the fitted attributes it
 keeps, and `restore`, which sets checked values on an estimator the loading process built from
@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from features.state import Field, Schema, Sizes, StateError, Texts
+from features.storage.schema import Field, Schema, Sizes, StateError, Texts
 
 
 @dataclass(frozen=True)

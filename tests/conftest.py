@@ -63,7 +63,7 @@ def data_dir() -> Path:
 @pytest.fixture(scope="session")
 def real_wordnet():
     """WordNet 3.0 where NLTK finds it; tests that need it skip without it."""
-    from features.wordnet_data import wordnet_available
+    from features.text.wordnet_data import wordnet_available
     if not wordnet_available():
         pytest.skip("WordNet 3.0 is not installed for NLTK: python experiments/download.py wordnet")
 
@@ -189,9 +189,9 @@ def parsed_pair(premise: str, hypothesis: str, premise_tags: str, hypothesis_tag
                 hypothesis_lemmas: str, premise_parse: str, hypothesis_parse: str, label: str = "entailment",
                 id: str = "p") -> Pair:
     """A pair with tokens, tags and lemmas by hand, and dependency parses by hand that the parse
-    memo (`features.parsing.remember_parses`) will return for its sentences. A parse is written
+    memo (`features.text.parsing.remember_parses`) will return for its sentences. A parse is written
     `HEAD:LABEL` per token, HEAD the head's position (the root's own position)."""
-    from features.parsing import remember_parses
+    from features.text.parsing import remember_parses
     pair = make_pair(premise, hypothesis, label, premise_tags, hypothesis_tags, id)
     pair = pair.with_annotation((pair.premise_tokens, pair.premise_tags, tuple(premise_lemmas.split())),
                                 (pair.hypothesis_tokens, pair.hypothesis_tags, tuple(hypothesis_lemmas.split())))
@@ -220,7 +220,7 @@ TINY_PARSES = {
 
 
 def remember_tiny_parses() -> None:
-    from features.parsing import remember_parses
+    from features.text.parsing import remember_parses
     parses = {}
     for sentence, parse in TINY_PARSES.items():
         arcs = [arc.split(":") for arc in parse.split()]

@@ -1,4 +1,4 @@
-"""The word alignment (`features.align`) and the `alignment` feature type, on pairs annotated and
+"""The word alignment (`features.text.word_alignment`) and the `alignment` feature type, on pairs annotated and
 parsed by hand and the tiny test WordNet (tests/wordnet_fixture.py)."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from features.align import STRENGTH, align, sides
-from features.alignment import Alignment
-from features.lexical import WordNetRelations
+from features.text.word_alignment import STRENGTH, align, sides
+from features.types.alignment import Alignment
+from features.text.wordnet_relations import WordNetRelations
 from tests.conftest import parsed_pair
 
 
@@ -86,8 +86,8 @@ def test_a_fitted_alignment_travels_in_a_model_file(tiny_wordnet, monkeypatch):
     # The model file keeps the type's declared values; its WordNetRelations come from this
     # process's own NLTK path, never from the file.
     from features import PairFeaturizer
-    from features.fitted_state import dump_featurizer, load_featurizer
-    from features.state import Reader, Writer
+    from features.featurizer_state import dump_featurizer, load_featurizer
+    from features.storage.schema import Reader, Writer
     monkeypatch.setenv("NLTK_DATA", str(tiny_wordnet))
     featurizer = PairFeaturizer(features="alignment").fit([BITES, NOT_RUNNING])
     writer = Writer()

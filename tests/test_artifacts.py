@@ -11,7 +11,7 @@ import pytest
 from scipy.stats import binomtest
 
 import experiments
-from experiments.engine.artifacts import read_artifacts
+from experiments.breakdowns.artifacts import read_artifacts
 from experiments.engine.significance import compare_with_named
 
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from features import PairFeaturizer
-from features.binning import bin_index, bin_names, fit_edges
-from features.length_diff import LengthDiff
+from features.columns.binning import bin_index, bin_names, fit_edges
+from features.types.length_diff import LengthDiff
 from tests.conftest import make_pair
 
 

@@ -173,7 +173,7 @@ def test_help_imports_nothing_heavy(module):
 def test_a_missing_tagger_is_one_line_with_advice_for_how_the_suite_was_installed(cli, tmp_path, monkeypatch):
     import importlib.util
 
-    import features.annotation as annotation
+    import features.text.annotation as annotation
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name in annotation.MODEL_PACKAGES else real(name, *a))
@@ -184,7 +184,7 @@ def test_a_missing_tagger_is_one_line_with_advice_for_how_the_suite_was_installe
     done = cli("run", "--train-file", train)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "python -m pip install 'nli-baselines[tagger]'" in done.stderr
-    from features.commands import install_command
+    from features.runtime.commands import install_command
     monkeypatch.chdir(REPO)  # in the checkout: the editable install of README's quick start
     assert install_command("tagger") == "python -m pip install -e '.[tagger]'"
 
@@ -317,7 +317,7 @@ def test_help_says_each_default_once(cli):
 
 
 def test_a_table_on_a_yes_no_task_runs_the_rows_that_can_run(cli, tmp_path):
-    from experiments.corpora.demo import generate_demo
+    from experiments.corpora.generated.demo import generate_demo
     train = tmp_path / "yn.tsv"
     train.write_text("premise\thypothesis\tlabel\n" + "".join(
         f"{p.premise}\t{p.hypothesis}\t{'yes' if p.label == 'entailment' else 'no'}\n"

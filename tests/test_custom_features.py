@@ -11,7 +11,7 @@ import pytest
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 
-from experiments.corpora.demo import generate_demo
+from experiments.corpora.generated.demo import generate_demo
 from features import FEATURE_TYPES, PairFeaturizer, register_feature, unregister_feature
 from models import LogisticClassifier
 

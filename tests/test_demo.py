@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 
 from experiments.corpora import get_corpus
-from experiments.corpora.demo import generate_demo
+from experiments.corpora.generated.demo import generate_demo
 
 
 def test_demo_is_deterministic_and_seeded():

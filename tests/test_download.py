@@ -18,7 +18,7 @@ from pathlib import Path, PurePath
 
 import pytest
 
-from experiments.corpora.sources import SOURCES, DownloadError, Source, download, fetch
+from experiments.corpora.download.sources import SOURCES, DownloadError, Source, download, fetch
 from experiments.download import main as download_main
 from tests.conftest import start_script
 
@@ -438,7 +438,7 @@ def test_a_failure_part_way_puts_every_file_back(server, tmp_path, monkeypatch):
     old.mkdir(parents=True)
     for name in ("train.tsv", "dev.tsv", "test.tsv", "mine.txt"):
         (old / name).write_text(f"old {name}\n")
-    import experiments.corpora.sources as sources
+    import experiments.corpora.download.sources as sources
     real, moved = os.replace, []
 
     def fails_on_the_third_file(src, dst):
@@ -482,7 +482,7 @@ def test_a_data_dir_that_cannot_take_the_corpus(server, tmp_path, monkeypatch, c
 
 
 def test_wordnet_into_a_read_only_place_is_one_line(tmp_path, monkeypatch, capsys):
-    import experiments.corpora.wordnet_setup as setup
+    import experiments.corpora.download.wordnet_setup as setup
 
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(tmp_path / "ro"))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import features.encoding as encoding
-from experiments.corpora.synthetic import generate_pairs
+import features.columns.encoding as encoding
+from experiments.corpora.generated.synthetic import generate_pairs
 from experiments.measure.dict_reference import dict_featurize
 from features import PairFeaturizer
-from features.encoding import Encoder, matching_cross_index, tag_matched_cells, tag_matched_count
+from features.columns.encoding import Encoder, matching_cross_index, tag_matched_cells, tag_matched_count
 from tests.conftest import TINY
 
 

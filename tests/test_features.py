@@ -23,13 +23,13 @@ from features import (
     resolve,
     unregister_feature,
 )
-from features.bleu import Bleu
-from features.cross_bigrams import CrossBigrams
-from features.cross_unigrams import CrossUnigrams
-from features.hyp_ngrams import HypNgrams
-from features.length_diff import LengthDiff
-from features.overlap import Overlap
-from features.prem_ngrams import PremNgrams
+from features.types.bleu import Bleu
+from features.types.cross_bigrams import CrossBigrams
+from features.types.cross_unigrams import CrossUnigrams
+from features.types.hyp_ngrams import HypNgrams
+from features.types.length_diff import LengthDiff
+from features.types.overlap import Overlap
+from features.types.prem_ngrams import PremNgrams
 from features.registry import build
 from tests.conftest import TINY, make_pair, remember_tiny_parses
 from tests.wordnet_fixture import write_tiny_wordnet
@@ -135,7 +135,7 @@ def test_cross_bigrams_repeated_bigram_is_one_indicator():
 @pytest.mark.parametrize("kind", [CrossUnigrams, CrossBigrams, HypNgrams, PremNgrams])
 def test_packed_and_generic_key_paths_give_the_same_columns(kind, min_count, monkeypatch):
     # The packed path of cross_bigrams also leaves out hypothesis bigrams rarer than min_count.
-    from experiments.corpora.synthetic import generate_pairs
+    from experiments.corpora.generated.synthetic import generate_pairs
     pairs = TINY + generate_pairs(300, seed=4, vocab_size=60)
     params = {"min_count": min_count, **({"tag_match": "exact"} if "tag_match" in kind().get_params() else {})}
     packed = kind(**params).fit(pairs)
@@ -154,7 +154,7 @@ def test_packed_and_generic_key_paths_give_the_same_columns(kind, min_count, mon
 
 
 def test_dense_matrix_is_the_sparse_values_then_the_bin_indicators():
-    from experiments.corpora.synthetic import generate_pairs
+    from experiments.corpora.generated.synthetic import generate_pairs
     pairs = TINY + generate_pairs(200, seed=6, vocab_size=30)
     zeros_left_out = 0
     for feature in (Overlap(bins=4), Bleu(bins=3, scale="standard"), LengthDiff(scale="none", bins=0),
@@ -179,8 +179,8 @@ def test_dense_matrix_is_the_sparse_values_then_the_bin_indicators():
 
 
 def test_bleu_and_overlap_count_rows_in_blocks_of_any_size(monkeypatch):
-    from features import encoding
-    from experiments.corpora.synthetic import generate_pairs
+    from features.columns import encoding
+    from experiments.corpora.generated.synthetic import generate_pairs
     pairs = TINY + generate_pairs(400, seed=8, vocab_size=30)
     whole = [Bleu().raw_values(pairs), Overlap().raw_values(pairs), Overlap(count="positions").raw_values(pairs)]
     for rows, tokens in ((1, 9), (7, 60), (64, 1000)):
@@ -417,7 +417,7 @@ def test_custom_feature_by_name():
 
 @pytest.mark.parametrize("tag_match", ["exact", "first_letter"])
 def test_same_features_as_the_dict_build(tag_match):
-    from experiments.corpora.synthetic import generate_pairs
+    from experiments.corpora.generated.synthetic import generate_pairs
     from experiments.measure.dict_reference import dict_featurize
     pairs = TINY + generate_pairs(300, seed=3, vocab_size=60)
     X_dict, vectorizer = dict_featurize(pairs, tag_match=tag_match)

@@ -9,9 +9,9 @@ import re
 import pytest
 
 from experiments.corpora import DataFormatError, get_corpus
-from experiments.corpora.hans_mini import SUBCASES, generate_hans_mini
+from experiments.corpora.generated.hans_mini import SUBCASES, generate_hans_mini
 from experiments.corpora.readers.hans import read_hans
-from experiments.outputs.hans import followed, format_hans, hans_breakdown, hans_file_text, read_hans_predictions
+from experiments.breakdowns.hans import followed, format_hans, hans_breakdown, hans_file_text, read_hans_predictions
 from tests.test_download import server  # noqa: F401  (the local HTTP server fixture)
 
 HEADER = ("gold_label\tsentence1_binary_parse\tsentence2_binary_parse\tsentence1_parse\tsentence2_parse\t"
@@ -85,7 +85,7 @@ def test_reader_keeps_labels_tags_and_the_three_fields(hans_path):
     assert first.meta == {"heuristic": "lexical_overlap", "subcase": "ln_subject/object_swap", "template": "temp1"}
     assert pairs[5].hypothesis_tags == ("NNS", "VBD", "DT", "NN", ".")
     # Its trees are kept, as SNLI's are: the syntax features derive dependencies from them.
-    from features.tree_dependencies import dependencies_from_tree
+    from features.text.tree_dependencies import dependencies_from_tree
     assert first.premise_tree == "(ROOT (S (NP (DT The) (NN doctor)) (VP (VBD saw) (NP (DT the) (NN lawyer))) (. .)))"
     assert dependencies_from_tree(first.hypothesis_tree)[0] == first.hypothesis_tokens
 
@@ -221,7 +221,7 @@ def test_api_breakdown_and_features_toward_entailment(hans_path, tmp_path):
 
 
 def test_download_source_installs_the_official_file(server, tmp_path):  # noqa: F811
-    from experiments.corpora.sources import DownloadError, download
+    from experiments.corpora.download.sources import DownloadError, download
     root, base = server
     (root / "heuristics_evaluation_set.txt").write_text(HANS_FILE)
     data = tmp_path / "data"

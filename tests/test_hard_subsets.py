@@ -8,7 +8,7 @@ import pytest
 
 import experiments
 from experiments.corpora import CorpusNotFoundError, get_corpus
-from experiments.corpora.sources import DownloadError, download
+from experiments.corpora.download.sources import DownloadError, download
 from experiments.engine.errors import UsageError
 from tests.test_download import server  # noqa: F401  (the local HTTP server fixture)
 

@@ -6,8 +6,8 @@ import pickle
 import numpy as np
 import pytest
 
-import features.keymap as keymap
-from features.keymap import (
+import features.columns.keymap as keymap
+from features.columns.keymap import (
     BitSqueeze,
     KeyIndex,
     factorize,

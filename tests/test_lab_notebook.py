@@ -34,7 +34,7 @@ def test_the_lab_notebook_runs(tmp_path, monkeypatch):
     assert re.search(r"difference A - B \+[1-9]", text)
     assert "(significant at the 5% level)" in text
     # The notebook says what the command line says: here, which rows need WordNet.
-    from features.wordnet_data import wordnet_available
+    from features.text.wordnet_data import wordnet_available
     assert ("left out: it needs WordNet" in text) != wordnet_available()
     # The lab uses the public API only: no engine internals, no private keys.
     source = "".join(cell.source for cell in notebook.cells if cell.cell_type == "code")

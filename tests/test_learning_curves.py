@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import experiments
-from experiments.corpora.demo import generate_demo
+from experiments.corpora.generated.demo import generate_demo
 from experiments.engine.curve import parse_sizes, sample
 
 
@@ -169,7 +169,7 @@ def test_damaged_files_in_the_output_directory_end_in_one_line(cli, curve_dir, t
 
 
 def test_the_record_and_plot_say_how_settings_were_chosen(curve_dir):
-    from experiments.outputs.plots import how_chosen
+    from experiments.reports.plots import how_chosen
     record = json.loads((curve_dir / "curve.json").read_text())
     # --tune-on dev: every point chose C on dev.
     assert record["chosen_by"] == {c: {"10": "dev", "200": "dev", "4000": "dev"} for c in ("lexicalized",

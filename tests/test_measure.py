@@ -29,14 +29,14 @@ def test_the_main_job_benchmark_reads_the_record_of_a_real_run():
 
 def test_the_benchmark_default_is_snli_size():
     from experiments import benchmark
-    from experiments.corpora.synthetic import SNLI_TRAIN_PAIRS
+    from experiments.corpora.generated.synthetic import SNLI_TRAIN_PAIRS
     assert benchmark.SNLI_TRAIN_PAIRS == SNLI_TRAIN_PAIRS
 
 
 def test_the_featurizing_benchmark_alternates_our_runs_with_hashing_vectorizer_s(monkeypatch):
     # The ratio against HashingVectorizer is only fair if both see the same machine: a round of
     # ours, then one of theirs, rather than all of ours and then all of theirs.
-    from experiments.corpora.synthetic import generate_pairs
+    from experiments.corpora.generated.synthetic import generate_pairs
     from experiments.measure import featurizing
     calls = []
     featurize, hashing = featurizing._featurize, featurizing._hashing_seconds

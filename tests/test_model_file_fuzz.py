@@ -72,10 +72,10 @@ def saved_files(tmp_path_factory):
     from sklearn.exceptions import ConvergenceWarning
 
     import experiments
-    from experiments.corpora.demo import generate_demo
+    from experiments.corpora.generated.demo import generate_demo
     from experiments.outputs.model_files import Predictor
     from features import PairFeaturizer
-    from features.annotation import annotate
+    from features.text.annotation import annotate
     from models import MODELS, unregister_model
     out = tmp_path_factory.mktemp("fuzz")
     files = {}

@@ -21,10 +21,10 @@ from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
 import experiments
-from experiments.corpora.demo import generate_demo
+from experiments.corpora.generated.demo import generate_demo
 from experiments.outputs.model_files import HEAD_KEY, ModelFileError, Predictor, load_predictor
 from features import PairFeaturizer
-from features.annotation import annotate
+from features.text.annotation import annotate
 from features.registry import FEATURE_TYPES
 from models import MODELS, ModelSpec, register_model, unregister_model
 from tests.dense_models import DenseBoosting, DenseGaussian, declared_as

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from features import PairFeaturizer
-from features.negation import NEGATION_WORDS, Negation
+from features.types.negation import NEGATION_WORDS, Negation
 from features.registry import FEATURE_TYPES
 from tests.conftest import TINY, make_pair
 

@@ -12,7 +12,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from experiments.corpora import load_pairs
-from experiments.corpora.demo import generate_demo
+from experiments.corpora.generated.demo import generate_demo
 from features import Annotator, Pair, PairFeaturizer, pairs_from
 from models import LogisticClassifier, MajorityClassifier
 from tests.conftest import run_python

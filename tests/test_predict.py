@@ -15,7 +15,7 @@ from safetensors import safe_open
 from safetensors.numpy import save_file
 
 import experiments
-from experiments.corpora.demo import generate_demo
+from experiments.corpora.generated.demo import generate_demo
 from experiments.outputs.model_files import MODEL_FORMAT, ModelFileError, load_predictor
 
 
@@ -51,7 +51,7 @@ def test_predict_cli_matches_the_saving_run(cli, tmp_path, monkeypatch):
                "--quiet", "--C", "0.3")
     assert done.returncode == 0, done.stderr
     from experiments.corpora import custom_corpus
-    from features.annotation import annotate
+    from features.text.annotation import annotate
     pairs = annotate(custom_corpus(dev=str(dev)).load("dev").pairs, cache_dir=tmp_path)
     expected = list(load_predictor(model).predict(pairs))
     out = tmp_path / "pred.tsv"

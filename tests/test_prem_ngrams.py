@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from features import PairFeaturizer
-from features.hyp_ngrams import HypNgrams
-from features.prem_ngrams import PremNgrams
+from features.types.hyp_ngrams import HypNgrams
+from features.types.prem_ngrams import PremNgrams
 from tests.conftest import make_pair
 
 PAIRS = [make_pair("A man sleeps .", "A person rests .", id="a"), make_pair("A dog sleeps .", "It rests .", id="b")]

@@ -3,7 +3,7 @@ test WordNet (tests/wordnet_fixture.py)."""
 from __future__ import annotations
 
 
-from features.quantifiers import CLASSES, NUMBER_WORDS, Quantifiers
+from features.types.quantifiers import CLASSES, NUMBER_WORDS, Quantifiers
 from tests.conftest import parsed_pair
 
 

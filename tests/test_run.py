@@ -7,7 +7,7 @@ import re
 import pytest
 
 import experiments
-from experiments.outputs.report import format_report
+from experiments.reports.report import format_report
 from tests.conftest import run_script
 
 

@@ -21,7 +21,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.tree._tree import NODE_DTYPE
 from threadpoolctl import threadpool_limits
 
-from features.state import ARRAY, Part, Reader, Schema, Sizes, StateError, Writer
+from features.storage.schema import ARRAY, Part, Reader, Schema, Sizes, StateError, Writer
 from models.sklearn_kinds import HIST_GRADIENT_BOOSTING, LOGISTIC_REGRESSION, SKLEARN_KINDS, kind_of
 
 N_FEATURES = 12

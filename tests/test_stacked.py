@@ -106,7 +106,7 @@ def test_scikit_learn_estimator_checks(estimator, check):
 
 
 def test_the_report_shows_the_c_the_stacked_model_chose_inside():
-    from experiments.outputs.report import _chosen
+    from experiments.reports.report import _chosen
     from models.stacked import SPEC
     model = StackedClassifier(C_grid=(0.1, 1.0), cv=2, max_iter=3)
     X = np.random.default_rng(0).random((40, 4))

@@ -12,7 +12,7 @@ from sklearn.metrics import matthews_corrcoef
 from experiments.corpora import get_corpus
 from experiments.corpora.readers.glue import read_ax
 from experiments.outputs import submissions
-from experiments.outputs.breakdown import breakdown
+from experiments.breakdowns.ax import breakdown
 from experiments.outputs.submissions import (
     TASKS,
     SubmissionError,
@@ -210,8 +210,8 @@ def test_submission_of_an_empty_cb_test_file_is_refused(tmp_path):
 
 
 def test_submission_notes_reach_the_log(tmp_path, monkeypatch):
-    import features.annotation
-    monkeypatch.setattr(features.annotation, "annotate", lambda pairs, **kwargs: pairs)  # no tagger needed
+    import features.text.annotation
+    monkeypatch.setattr(features.text.annotation, "annotate", lambda pairs, **kwargs: pairs)  # no tagger needed
     data = _cb_data(tmp_path, '{"premise": "a", "hypothesis": "b", "idx": 0}\n')
     messages = []
     written = write_submissions(_Constant(), get_corpus("cb"), {"superglue": tmp_path / "out"}, data_dir=data,
@@ -234,7 +234,7 @@ AX_G = "".join(json.dumps({"hypothesis": h, "idx": i, "label": label, "pair_id":
 
 
 def test_ax_g_reader_task_and_gender_parity(cli, tmp_path):
-    from experiments.outputs.breakdown import gender_parity
+    from experiments.breakdowns.ax import gender_parity
     path = tmp_path / "superglue" / "AX-g" / "AX-g.jsonl"
     path.parent.mkdir(parents=True)
     path.write_text(AX_G)

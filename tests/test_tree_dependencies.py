@@ -1,4 +1,4 @@
-"""Dependencies read off constituency trees (`features.tree_dependencies`): hand-checked heads and
+"""Dependencies read off constituency trees (`features.text.tree_dependencies`): hand-checked heads and
 labels in spaCy's conventions, the readers' tokens, refusals of malformed trees, and for random
 bracketings a well-formed tree (heads in range, one root, no cycle)."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from experiments.corpora.readers.snli import tokens_and_tags
-from features.parsing import LABELS as PARSER_LABELS
-from features.tree_dependencies import _TABLE, dependencies_from_tree
+from features.text.parsing import LABELS as PARSER_LABELS
+from features.text.tree_dependencies import _TABLE, dependencies_from_tree
 
 
 LABELS = frozenset(PARSER_LABELS)

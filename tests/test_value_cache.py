@@ -1,4 +1,4 @@
-"""Feature values kept on disk (`features.value_cache`): entries are checked data, a warm run
+"""Feature values kept on disk (`features.storage.value_cache`): entries are checked data, a warm run
 gives the very numbers of a cold one, and skips what only the cached types read."""
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import experiments
-from experiments.corpora.synthetic import generate_pairs, write_snli_jsonl
-from features import value_cache
-from features.quantifiers import Quantifiers
-from features.wordnet import WordNet
-from features.value_cache import MAGIC, ValueCache, pairs_digest
+from experiments.corpora.generated.synthetic import generate_pairs, write_snli_jsonl
+from features.storage import value_cache
+from features.types.quantifiers import Quantifiers
+from features.types.wordnet import WordNet
+from features.storage.value_cache import MAGIC, ValueCache, pairs_digest
 from tests.conftest import TINY
 
 VALUES = np.arange(12, dtype=np.float64).reshape(4, 3) / 7  # 4 pairs x 3 columns, not integers

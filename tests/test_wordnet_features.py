@@ -1,4 +1,4 @@
-"""WordNet relations (`features.lexical`) and the `wordnet` feature type, on the tiny WordNet the
+"""WordNet relations (`features.text.wordnet_relations`) and the `wordnet` feature type, on the tiny WordNet the
 tests write (tests/wordnet_fixture.py), and on the real WordNet 3.0 when it is installed."""
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from sklearn.base import clone
 
 from features import GROUPS, PAPER_TYPES, PairFeaturizer, resolve
-from features.lexical import RELATIONS, WordNetRelations, coarse_pos, free_cells
+from features.text.wordnet_relations import RELATIONS, WordNetRelations, coarse_pos, free_cells
 from features.pair import Pair
 from features.registry import FEATURE_TYPES
-from features.wordnet import WordNet
-from features.wordnet_data import WordNetMissingError, load_wordnet
+from features.types.wordnet import WordNet
+from features.text.wordnet_data import WordNetMissingError, load_wordnet
 from tests.conftest import make_pair
 from tests.wordnet_fixture import write_tiny_wordnet
 

@@ -15,9 +15,9 @@ USER_ERRORS = (
     ("experiments.corpora.registry", "CorpusNotFoundError"), ("experiments.corpora.readers.common", "DataFormatError"),
     ("experiments.engine.errors", "UsageError"), ("models.common", "TrainingDataError"),
     ("experiments.outputs.model_files", "ModelFileError"), ("experiments.outputs.submissions", "SubmissionError"),
-    ("features.wordnet_data", "WordNetMissingError"), ("experiments.outputs.records", "RecordError"),
+    ("features.text.wordnet_data", "WordNetMissingError"), ("experiments.outputs.records", "RecordError"),
     ("features.custom", "CustomFeatureError"), ("experiments.outputs.formats", "PredictionFileError"),
-    ("features.commands", "MissingDependencyError"), ("features.pair", "PairTooLongError"),
+    ("features.runtime.commands", "MissingDependencyError"), ("features.pair", "PairTooLongError"),
     ("experiments.corpora.hub", "HubError"),
 )
 

@@ -79,7 +79,7 @@ class RunOutputs:
         plan = self._plan(overwrite=self.overwrite, directories=False)
         if self.plots:
             from experiments.engine.rows import plan_rows
-            from experiments.outputs.plots import plot_names
+            from experiments.reports.plots import plot_names
             plan.directory(self.plots, "--plots", plot_names([r.name for r in plan_rows(config, config.corpus())]))
         for name, directory in self.prediction_dirs.items():
             plan.directory(directory, f"--{FORMATS[name].option.replace('_', '-')}", self._prediction_files(config, name))
@@ -131,7 +131,7 @@ class RunOutputs:
     def _check_hans(self, config: RunConfig) -> None:
         """--with-hans: HANS scores entailment against the rest, so the model's labels must be NLI labels
         with entailment among them (two or three classes): known before any training."""
-        from experiments.outputs.hans import check_model_labels
+        from experiments.breakdowns.hans import check_model_labels
         labels = _model_labels(config)
         if labels is not None:
             try:
@@ -152,7 +152,7 @@ class RunOutputs:
         """Write every output, then the record, then print the report; an output that fails is
         reported after the record is safe on disk."""
         from experiments.outputs.records import write_json_atomic
-        from experiments.outputs.report import data_notes
+        from experiments.reports.report import data_notes
         record = result.record
         notes, failure = [], None
         try:
@@ -175,10 +175,10 @@ class RunOutputs:
             print(note)
 
     def _write_outputs(self, result, notes: list) -> None:
-        from features.atomic import atomic_write
+        from features.storage.atomic import atomic_write
         record = result.record
         if self.errors:
-            from experiments.outputs.report import error_rows
+            from experiments.reports.report import error_rows
             from experiments.outputs.tabular import format_table
             atomic_write(self.errors, format_table(self.errors, *error_rows(result.examples(),
                                                                             wrong_only=self.errors_only)))
@@ -204,7 +204,7 @@ class RunOutputs:
                 record["diagnostics"] = scores
         if self.with_hans:
             from experiments.corpora import resolve_data_dir
-            from experiments.outputs.hans import run_hans
+            from experiments.breakdowns.hans import run_hans
             config = result.config
             scores, lines = run_hans(predictor, resolve_data_dir(config.data_dir), on_bad_row=config.on_bad_row,
                                      jobs=config.jobs, progress=config.progress,

@@ -2,7 +2,7 @@
 corpora the suite generates itself (the `demo` task and the SNLI-shaped benchmark corpus).
 
 Names are imported on first use (the command lines' `--help` needs none of the readers)."""
-from features.lazy import lazy_exports
+from features.runtime.lazy import lazy_exports
 
 _WHERE = {
     "DataFormatError": "readers.common", "SplitData": "readers.common", "load_pairs": "readers.custom",

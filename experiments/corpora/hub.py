@@ -114,7 +114,7 @@ def _datasets(address: str):
     try:
         datasets = importlib.import_module("datasets")
     except ImportError:
-        from features.commands import install_command
+        from features.runtime.commands import install_command
         raise HubError(f"{address}: reading Hugging Face datasets needs the `datasets` package, which is not "
                        f"installed; install it with: {install_command('hf')}") from None
     finally:

@@ -14,8 +14,8 @@ from typing import Callable, Mapping
 
 from features.labels import BINARY01, CB3, NLI2, NLI3, is_two_class
 
-from .demo import read_demo
-from .hans_mini import read_hans_mini
+from .generated.demo import read_demo
+from .generated.hans_mini import read_hans_mini
 from .readers.common import SplitData
 from .readers.custom import read_custom
 from .readers.glue import read_ax, read_qnli, read_rte, read_wnli
@@ -34,7 +34,7 @@ class CorpusNotFoundError(FileNotFoundError):
     def __init__(self, corpus: str, split: str | None, searched: list[Path], data_dir: Path,
                  download: str | None):
         self.corpus, self.split, self.searched = corpus, split, searched
-        from features.commands import command
+        from features.runtime.commands import command
         what = f"corpus {corpus!r}" + (f" (split {split!r})" if split else "")
         looked = "\n".join(f"  {p.absolute()}" for p in searched)
         fetch = (f"  1. download it:  {command('download')} {download} --data-dir {Path(data_dir).absolute()}"

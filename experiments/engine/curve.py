@@ -245,7 +245,7 @@ def read_points(path: Path) -> tuple[dict, int]:
 
 def write_points(path: Path, rows: list[dict], order: list[str] = ()) -> None:
     """Rewrite the CSV atomically with every point, sorted by config (in `order`), size and seed."""
-    from features.atomic import atomic_open
+    from features.storage.atomic import atomic_open
     rank = {name: i for i, name in enumerate(order)}
     with atomic_open(path) as handle:
         writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)

@@ -16,7 +16,7 @@ import numpy as np
 from joblib import Parallel, delayed
 
 import features
-from features.combine import PairFeaturizer, featurize_progress
+from features.featurizer import PairFeaturizer, featurize_progress
 from features.labels import NLI2, NLI3
 from models.common import check_training_labels
 from models import majority
@@ -25,7 +25,7 @@ from models.majority import MajorityClassifier
 from ..version import __version__
 from ..outputs.model_files import Predictor
 from ..outputs.records import peak_rss_bytes, versions
-from .artifacts import read_artifacts
+from ..breakdowns.artifacts import read_artifacts
 from .config import RunConfig
 from .errors import UsageError
 from . import kept_values
@@ -58,7 +58,7 @@ class Prepared:
 
 def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
     """Load, annotate (with lemmas when a row reads them) and featurize the splits once."""
-    from features.parsing import forget_derived_parses, parse_progress
+    from features.text.parsing import forget_derived_parses, parse_progress
     from features.registry import pairwise_types, types_need_parses
     timings: dict = {}
     corpus = config.corpus()
@@ -112,7 +112,7 @@ def _parse_splits(data: Splits, progress: bool, log, names=("train", "selection"
     """Parse every distinct sentence of the splits once, before featurizing: the types that read
     parses then find them in memory. One stage with its own time and progress bar, and one pool
     of parser workers for all splits rather than one per split inside the featurizer."""
-    from features.parsing import parse_sentences
+    from features.text.parsing import parse_sentences
     started = time.perf_counter()
     splits = [getattr(data, name) or [] for name in dict.fromkeys(names)]
     sides = {}  # distinct token tuple -> its tree (the first one given), or None

@@ -1,4 +1,4 @@
-"""The run's side of `features.value_cache`: which splits' costly values are already on disk, the
+"""The run's side of `features.storage.value_cache`: which splits' costly values are already on disk, the
 lemmas only the others need, and the featurizer pointed at the entries.
 
 A run whose training split has at least `value_cache.MIN_ROWS` pairs keeps the values of the
@@ -11,8 +11,8 @@ import contextlib
 import time
 from dataclasses import dataclass, field, replace
 
-from features import value_cache
-from features.annotation import annotate
+from features.storage import value_cache
+from features.text.annotation import annotate
 from features.registry import FEATURE_TYPES, build
 
 from .splits import Splits

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import features
 from features.registry import describe
-from features.wordnet_data import wordnet_available
+from features.text.wordnet_data import wordnet_available
 from models import DEFAULT_MODEL, MODELS, ModelSpec, get_model
 
 from .config import RunConfig
@@ -135,7 +135,7 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
         for paper in table.rows:
             spec = MODELS[paper.model]
             if paper.wordnet and not wordnet_available():
-                from features.wordnet_data import setup_command
+                from features.text.wordnet_data import setup_command
                 notes.append(f"row {paper.name} left out: it needs WordNet 3.0 ({setup_command()})")
                 continue
             binary = binary_corpus or spec.two_class_only or bool(paper.two_class) or asked

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from features.annotation import annotate
+from features.text.annotation import annotate
 from features.labels import two_class
 from features.pair import describe_too_long, too_long
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from features import PairFeaturizer
 
-from ..corpora.synthetic import generate_pairs
+from ..corpora.generated.synthetic import generate_pairs
 from ..outputs.records import peak_rss_bytes
 from . import log
 
@@ -170,7 +170,7 @@ def bench_end_to_end(n_pairs: int, seed: int, C: float | None, dev_pairs: int = 
     with scikit-learn's (at 100,000 pairs)."""
     import multiprocessing
 
-    from ..corpora.synthetic import write_snli_jsonl
+    from ..corpora.generated.synthetic import write_snli_jsonl
     with tempfile.TemporaryDirectory(prefix="nli-e2e-") as data_dir:
         started = time.perf_counter()
         pairs = generate_pairs(n_pairs + dev_pairs, seed=seed)  # one vocabulary for train and dev

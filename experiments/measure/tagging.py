@@ -10,10 +10,10 @@ from . import log
 
 def bench_tagging(data_dir: str | None, sentences: int) -> dict:
     """spaCy tok2vec+tagger throughput, and cold vs warm annotation of SICK (all splits found)."""
-    from features.annotation import SpacyTagger, annotate
+    from features.text.annotation import SpacyTagger, annotate
 
     from ..corpora import get_corpus
-    from ..corpora.demo import generate_demo
+    from ..corpora.generated.demo import generate_demo
     out: dict = {}
     texts: list[str] = []
     if data_dir:

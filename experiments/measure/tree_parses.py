@@ -1,4 +1,4 @@
-"""Dependency parses read off a corpus' constituency trees (`features.tree_dependencies`) against
+"""Dependency parses read off a corpus' constituency trees (`features.text.tree_dependencies`) against
 spaCy's parser, on the same sentences: attachment agreement, the share of identical values in
 the feature types that read parses, and the accuracy of the strongest group with each (10-fold
 CV on the same pairs, paired: McNemar's exact test on the pairs only one of them gets right)."""
@@ -19,8 +19,9 @@ def bench_tree_parses(path: Path, Cs=(0.03, 0.1, 0.3), folds: int = 10) -> dict:
     from scipy.stats import binomtest
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
-    from features import PairFeaturizer, annotate, parsing
-    from features.parsing import LABELS, SpacyParser
+    from features import PairFeaturizer, annotate
+    from features.text import parsing
+    from features.text.parsing import LABELS, SpacyParser
     from models.logistic import LogisticClassifier
 
     from ..corpora.readers.snli import read_nli

@@ -1,2 +1,2 @@
-"""What a run writes: the report, saved models, GLUE/SuperGLUE prediction files, the diagnostic
-breakdown, and the published figures results are compared with."""
+"""What a run writes and reads back as data: run records, saved models (the Predictor and its
+model file), prediction files in GLUE, SuperGLUE and table formats, and submission bundles."""

@@ -5,7 +5,7 @@ a JSON header giving each array's dtype, shape and byte offsets, then the raw bu
 reader checks all three before it hands out a byte, and it holds numbers only). The header's
 metadata carries this suite's own JSON: format, versions, the model's registered name, label
 set, tuned hyperparameters, run info, and the featurizer's and the estimator's declared state
-(`features.state`): each savable kind lists the attributes it keeps, their dtypes and shapes
+(`features.storage.schema`): each savable kind lists the attributes it keeps, their dtypes and shapes
 tied to each other and to the featurizer's width and the labels, their ranges, and the checks
 across them (tree links, vocabulary ids). Nothing in a file names a class, a function, a
 method, a path or a worker count.
@@ -31,9 +31,9 @@ from pathlib import Path
 
 import numpy as np
 
-from features.atomic import atomic_write
-from features.combine import PairFeaturizer
-from features.state import (Array, Bool, Int, Mapping_, NotRegisteredError, Optional, Reader, Sizes, StateError,
+from features.storage.atomic import atomic_write
+from features.featurizer import PairFeaturizer
+from features.storage.schema import (Array, Bool, Int, Mapping_, NotRegisteredError, Optional, Reader, Sizes, StateError,
                             Text, Texts, Writer)
 
 from ..version import __version__
@@ -85,7 +85,7 @@ class Predictor:
     def annotated(self, pairs) -> list:
         """`pairs` ready for this model: Pairs, (premise, hypothesis) tuples or a DataFrame
         (`features.pairs_from`), tagged (and lemmatized, if the model reads lemmas) where they are not."""
-        from features.annotation import annotate
+        from features.text.annotation import annotate
         from features.pair import pairs_from
         pairs = pairs_from(pairs)
         if all(p.is_annotated and (p.has_lemmas or not self.needs_lemmas) for p in pairs):
@@ -174,7 +174,7 @@ HEAD_FIELDS = {
     "hyperparameters": None,  # checked against the spec's declared hyperparameters
     "info": None,  # INFO
     "columns": Optional(Array("int64", ("n_columns",), lo=0, increasing=True)),
-    "featurizer": None,  # features.fitted_state
+    "featurizer": None,  # features.featurizer_state
     "estimator": None,  # {"kind": name, "state": ...}
 }
 INFO_FIELDS = {
@@ -225,7 +225,7 @@ def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     """Write `predictor` as a data-only model file (atomically)."""
     from safetensors.numpy import save
 
-    from features.fitted_state import dump_featurizer
+    from features.featurizer_state import dump_featurizer
     from models import get_model
     spec = get_model(predictor.model_name)
     kind = _fitted_kind(predictor.model, spec, path)
@@ -374,7 +374,7 @@ class _TensorReader(Reader):
 
 
 def _predictor(head: dict, reader: Reader) -> Predictor:
-    from features.fitted_state import load_featurizer
+    from features.featurizer_state import load_featurizer
     from models import MODELS
     extra = sorted(set(head) - set(HEAD_FIELDS))
     missing = sorted(set(HEAD_FIELDS) - set(head))
@@ -453,7 +453,7 @@ def _probe(predictor: Predictor, path: Path) -> None:
     """Label one pair, tagged by hand, after every check has passed: the last guard that the
     parts fit together, failing here with the file's name rather than later."""
     from features.pair import Pair
-    from features.wordnet_data import WordNetMissingError
+    from features.text.wordnet_data import WordNetMissingError
     premise, hypothesis, tokens, tags, lemmas = PROBE
     pair = Pair("probe", premise, hypothesis, None, tokens, tags, tokens[:1] + ("person",) + tokens[2:], tags,
                 lemmas, lemmas[:1] + ("person",) + lemmas[2:])

@@ -8,7 +8,7 @@ import platform
 import sys
 from pathlib import Path
 
-from features.atomic import atomic_open
+from features.storage.atomic import atomic_open
 
 PACKAGES = ("nli-baselines", "numpy", "scipy", "scikit-learn", "pandas", "sacrebleu", "spacy", "nltk", "joblib",
             "rapidfuzz")
@@ -42,7 +42,7 @@ def peak_rss_bytes() -> int:
 
 
 def write_json_atomic(path: Path | str, record: dict) -> None:
-    """Write `record` as indented JSON, atomically (`features.atomic`)."""
+    """Write `record` as indented JSON, atomically (`features.storage.atomic`)."""
     with atomic_open(path) as handle:
         json.dump(record, handle, indent=2, sort_keys=False, allow_nan=False)  # NaN/Infinity are not JSON
         handle.write("\n")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from features.atomic import atomic_path, atomic_write
+from features.storage.atomic import atomic_path, atomic_write
 from features.labels import BINARY01, CB3, NLI2, NLI3
 
 from ..corpora import Corpus, CorpusNotFoundError, get_corpus
@@ -202,7 +202,7 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
     missing is skipped with a note; a missing test set of a main task is an error.
     scores: receives, per diagnostic written, its scores when its labeled copy is present.
     """
-    from features.annotation import annotate
+    from features.text.annotation import annotate
 
     from ..corpora.hub import HubError
     written = []
@@ -251,9 +251,9 @@ def score_diagnostic(task: SubmissionTask, path: Path, data_dir=None) -> tuple[d
     """The scores of a written diagnostic file against its labeled copy, when that is present:
     R3 and the breakdown for AX, the two-class MCC for AX-b, accuracy and gender parity for AX-g.
     Returns (result, one line to print), or None."""
-    from features.commands import command
+    from features.runtime.commands import command
 
-    from .breakdown import breakdown, format_parity, gender_parity
+    from ..breakdowns.ax import breakdown, format_parity, gender_parity
     where = LABELED.get((task.benchmark, task.name))
     if where is None:
         return None

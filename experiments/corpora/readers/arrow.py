@@ -51,7 +51,7 @@ def _pyarrow():
         import pyarrow
         import pyarrow.compute
     except ImportError:
-        from features.commands import MissingDependencyError
+        from features.runtime.commands import MissingDependencyError
         raise MissingDependencyError("pyarrow (which reads parquet and Arrow files)", "hf") from None
     return pyarrow, pyarrow.compute
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 from features.pair import Pair
-from features.progress import ProgressSwitch
+from features.runtime.progress import ProgressSwitch
 
 try:  # a compiled JSON parser, ~3x faster on NLI lines (pyproject.toml says why it is a dependency)
     import orjson as _orjson

@@ -50,7 +50,7 @@ def read_hans(path: Path, dataset: str, split: str, on_bad_row: str = "error") -
         (pt, ptags), (ht, htags) = (tokens_and_tags(p1), tokens_and_tags(p2)) if p1 and p2 else (((), ()),) * 2
         if pt and ht:
             # The trees stay, as the SNLI reader keeps them: a model trained on SNLI takes its
-            # dependencies from the corpus's trees (`features.tree_dependencies`), and scoring it
+            # dependencies from the corpus's trees (`features.text.tree_dependencies`), and scoring it
             # on HANS with the parser's instead would change what its syntax features see.
             pairs.append(Pair(pair_id, *sentences, label, pt, ptags, ht, htags, premise_tree=p1, hypothesis_tree=p2,
                               meta=meta))

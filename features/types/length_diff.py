@@ -1,0 +1,17 @@
+"""`length_diff`: hypothesis length minus premise length, in tokens (SNLI paper feature 2)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..base import DenseFeature
+
+
+class LengthDiff(DenseFeature):
+    """One real value: len(hypothesis) - len(premise); negative when the hypothesis is shorter."""
+
+    name = "length_diff"
+    columns = ("hyp_minus_premise",)
+    integer_columns = columns
+
+    def _values(self, batch):
+        return (batch.hypothesis.lengths - batch.premise.lengths).astype(np.float64)[:, None]
