@@ -24,11 +24,11 @@ from experiments.corpora import get_corpus, resolve_data_dir
 from experiments.engine.config import RunConfig
 from experiments.engine.experiment import Prepared, run_row
 from experiments.engine.rows import Row
-from experiments.outputs.records import write_json_atomic
 from experiments.engine.splits import Splits, load_splits
-from features.text.annotation import annotate
+from experiments.outputs.records import write_json_atomic
 from features.featurizer import PairFeaturizer
 from features.options import DEFAULTS, OPTIONS
+from features.text.annotation import annotate
 from models import MODELS
 
 ESTIMATES = ("sick_dev", "rte_dev", "snli_sample_cv", "sick_train_cv", "rte_train_cv")

@@ -39,9 +39,9 @@ def main(argv=None) -> int:
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     args = parser.parse_args(argv)
     with user_errors():
+        from experiments.breakdowns.sets import diagnostic_for
         from experiments.commandline.paths import OutputPlan
         from experiments.engine.errors import UsageError
-        from experiments.breakdowns.sets import diagnostic_for
         from experiments.outputs.records import write_json_atomic
 
         plan = OutputPlan(overwrite=args.overwrite)

@@ -52,9 +52,9 @@ def _predict(args, given: dict, output) -> int:
     from experiments.engine.errors import UsageError
     from experiments.outputs.model_files import load_predictor
     from experiments.outputs.tabular import SUFFIXES, format_table
-    from features.text.annotation import annotate
-    from features.storage.atomic import atomic_write
     from features.labels import two_class
+    from features.storage.atomic import atomic_write
+    from features.text.annotation import annotate
 
     model_path, input_path, out = output(args, "model_file"), output(args, "input"), output(args, "predictions")
     for value, flag in ((model_path, "--model FILE"), (input_path, "--input FILE"), (out, "--out FILE")):

@@ -12,12 +12,12 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .storage import value_cache
 from .columns.encoding import EncodedPairs, Encoder, _pair_list
 from .options import DEFAULTS, OPTIONS
 from .pair import MAX_PAIRWISE_TOKENS, PairTooLongError, describe_too_long
-from .runtime.progress import ProgressSwitch
 from .registry import build, custom_functions, pairwise_types, register_feature, resolve, types_need_lemmas
+from .runtime.progress import ProgressSwitch
+from .storage import value_cache
 
 
 class PairFeaturizer(TransformerMixin, BaseEstimator):

@@ -10,15 +10,15 @@ by this process's code from those values.
 """
 from __future__ import annotations
 
-
 from .base import DenseFeature, FeatureType, SparseIndicatorFeature
-from .featurizer import PairFeaturizer
-from .custom import FunctionFeature
 from .columns.encoding import WORD_BITS, Encoder
 from .columns.keymap import KeyIndex
+from .custom import FunctionFeature
+from .featurizer import PairFeaturizer
 from .options import OPTIONS, Option
 from .registry import BUILTIN, FEATURE_TYPES, build, resolve
 from .storage.schema import Array, Field, Many, NotRegisteredError, Schema, Sizes, StateError, Text, Texts, require
+
 
 class OptionValue(Field):
     """A featurizer option, checked as `features.options` declares it (a bool is not an int)."""

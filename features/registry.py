@@ -4,15 +4,15 @@ from __future__ import annotations
 import inspect
 from typing import Callable
 
+from .custom import FunctionFeature, PairFunction
+from .options import feature_params
 from .types.alignment import Alignment
 from .types.bleu import Bleu
 from .types.cross_bigrams import CrossBigrams
 from .types.cross_unigrams import CrossUnigrams
-from .custom import FunctionFeature, PairFunction
 from .types.hyp_ngrams import HypNgrams
 from .types.length_diff import LengthDiff
 from .types.negation import Negation
-from .options import feature_params
 from .types.overlap import Overlap
 from .types.prem_ngrams import PremNgrams
 from .types.quantifiers import Quantifiers

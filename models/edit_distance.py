@@ -28,7 +28,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from features.columns.encoding import check_pairs
 from features.labels import ENTAILMENT, NLI2, NOT_ENTAILMENT
-
 from features.storage.schema import Bool, Choice, Float, Mapping_, Schema, Texts, require, set_fitted
 
 from .common import TrainingDataError, check_training_labels

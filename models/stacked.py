@@ -13,8 +13,9 @@ from threadpoolctl import threadpool_limits
 from features.storage.schema import Array, Float, Int, Mapping_, Part, Schema, StateError, require, set_fitted
 
 from .common import check_training_labels
-from .logistic import C_GRID, LogisticClassifier
+from .logistic import C_GRID
 from .logistic import STATE as LOGISTIC_STATE
+from .logistic import LogisticClassifier
 from .sklearn_kinds import HIST_GRADIENT_BOOSTING
 from .spec import ModelSpec
 from .state import CLASSES, EstimatorKind

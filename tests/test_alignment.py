@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from features.text.word_alignment import STRENGTH, align, sides
-from features.types.alignment import Alignment
 from features.text.wordnet_relations import WordNetRelations
+from features.types.alignment import Alignment
 from tests.conftest import parsed_pair
 
 

@@ -15,9 +15,10 @@ import zlib
 
 import pytest
 
+from features.pair import Pair
+from features.storage import annotation_cache
 from features.text import annotation
 from features.text.annotation import AnnotationCache, SpacyLemmatizer, SpacyTagger, annotate
-from features.pair import Pair
 
 
 class CountingTagger:
@@ -153,9 +154,9 @@ def test_failing_cache_writes_warn_once_and_keep_the_work(tmp_path, monkeypatch,
     def refuse(path, data):
         raise OSError(code, os.strerror(code), str(path))
 
-    monkeypatch.setattr(annotation, "atomic_write", refuse)
+    monkeypatch.setattr(annotation_cache, "atomic_write", refuse)
     monkeypatch.setattr(annotation, "CHUNK_SENTENCES", 2, raising=False)
-    with caplog.at_level(logging.WARNING, logger="features.text.annotation"):
+    with caplog.at_level(logging.WARNING, logger="features"):
         pairs = annotate(DISTINCT, tagger=CountingTagger(), cache_dir=tmp_path)
     assert [p.premise_tokens for p in pairs] == [tuple(p.premise.split()) for p in DISTINCT]
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
@@ -166,7 +167,7 @@ def test_failing_cache_writes_warn_once_and_keep_the_work(tmp_path, monkeypatch,
 def test_cache_dir_that_cannot_be_created_is_skipped(tmp_path, caplog):
     blocker = tmp_path / "not-a-dir"
     blocker.write_text("a file where the cache directory should be")
-    with caplog.at_level(logging.WARNING, logger="features.text.annotation"):
+    with caplog.at_level(logging.WARNING, logger="features"):
         pairs = annotate(PAIRS, tagger=CountingTagger(), cache_dir=blocker)
     assert pairs[0].premise_tags == ("NN",) * 4
     assert len([r for r in caplog.records if r.levelno == logging.WARNING]) == 1
@@ -182,7 +183,7 @@ def test_read_only_cache_dir_is_read_but_not_written(tmp_path, caplog, monkeypat
         monkeypatch.setattr(AnnotationCache, "_write", refused)
     try:
         tagger = CountingTagger()
-        with caplog.at_level(logging.WARNING, logger="features.text.annotation"):
+        with caplog.at_level(logging.WARNING, logger="features"):
             pairs = annotate(PAIRS, tagger=tagger, cache_dir=tmp_path)
     finally:
         cache_dir.chmod(0o755)
@@ -247,7 +248,7 @@ def _write_concurrently(job):
     heard = []
     handler = logging.Handler(logging.WARNING)
     handler.emit = lambda record: heard.append(record.getMessage())
-    logging.getLogger("features.text.annotation").addHandler(handler)
+    logging.getLogger("features").addHandler(handler)
     rebuilt, written = 0, []
     for r in range(rounds):
         pairs = [Pair(f"{worker}-{r}-{i}", f"w{worker} r{r} p{i}", f"w{worker} r{r} h{i}") for i in range(2)]
@@ -287,7 +288,7 @@ def test_compaction_deletes_only_what_it_merged(tmp_path, monkeypatch, caplog):
         return _read(cache, path)
 
     monkeypatch.setattr(cache, "_read", racing_read)
-    with caplog.at_level(logging.WARNING, logger="features.text.annotation"):
+    with caplog.at_level(logging.WARNING, logger="features"):
         cache.compact()
     assert not caplog.records and cache.rebuilt_shards == 0
     assert {"late", "s-last"} <= set(AnnotationCache(tmp_path, "t").load())

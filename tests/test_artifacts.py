@@ -92,9 +92,9 @@ def test_artifact_table_refuses_other_tables_and_single_run_outputs(cli, tmp_pat
 
 
 def test_artifact_table_follows_two_class(no_wordnet):
+    from experiments.corpora import get_corpus
     from experiments.engine.config import RunConfig
     from experiments.engine.rows import plan_rows
-    from experiments.corpora import get_corpus
     rows = plan_rows(RunConfig(dataset="demo", artifact_table=True, two_class=True), get_corpus("demo"))
     assert all(row.two_class for row in rows)
     rows = plan_rows(RunConfig(dataset="demo", paper_table=True, two_class=True), get_corpus("demo"))

@@ -3,8 +3,8 @@ must be numbers, skipped rows reported, and `| head` ending quietly with the rec
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import sys
 
 import pytest

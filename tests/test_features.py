@@ -13,16 +13,9 @@ from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
-from features import (
-    BUILTIN,
-    FEATURE_TYPES,
-    GROUPS,
-    PAPER_TYPES,
-    PairFeaturizer,
-    register_feature,
-    resolve,
-    unregister_feature,
-)
+from features import (BUILTIN, FEATURE_TYPES, GROUPS, PAPER_TYPES, PairFeaturizer, register_feature, resolve,
+                      unregister_feature)
+from features.registry import build
 from features.types.bleu import Bleu
 from features.types.cross_bigrams import CrossBigrams
 from features.types.cross_unigrams import CrossUnigrams
@@ -30,7 +23,6 @@ from features.types.hyp_ngrams import HypNgrams
 from features.types.length_diff import LengthDiff
 from features.types.overlap import Overlap
 from features.types.prem_ngrams import PremNgrams
-from features.registry import build
 from tests.conftest import TINY, make_pair, remember_tiny_parses
 from tests.wordnet_fixture import write_tiny_wordnet
 
@@ -179,8 +171,8 @@ def test_dense_matrix_is_the_sparse_values_then_the_bin_indicators():
 
 
 def test_bleu_and_overlap_count_rows_in_blocks_of_any_size(monkeypatch):
-    from features.columns import encoding
     from experiments.corpora.generated.synthetic import generate_pairs
+    from features.columns import encoding
     pairs = TINY + generate_pairs(400, seed=8, vocab_size=30)
     whole = [Bleu().raw_values(pairs), Overlap().raw_values(pairs), Overlap(count="positions").raw_values(pairs)]
     for rows, tokens in ((1, 9), (7, 60), (64, 1000)):

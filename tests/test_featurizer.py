@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from features import featurizer as combine
 from features import PairFeaturizer
+from features import featurizer as combine
 from features.featurizer import _stack
 from features.pair import MAX_PAIRWISE_TOKENS, PairTooLongError
 from tests.conftest import TINY

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
+from experiments.breakdowns.hans import followed, format_hans, hans_breakdown, hans_file_text, read_hans_predictions
 from experiments.corpora import DataFormatError, get_corpus
 from experiments.corpora.generated.hans_mini import SUBCASES, generate_hans_mini
 from experiments.corpora.readers.hans import read_hans
-from experiments.breakdowns.hans import followed, format_hans, hans_breakdown, hans_file_text, read_hans_predictions
 from tests.test_download import server  # noqa: F401  (the local HTTP server fixture)
 
 HEADER = ("gold_label\tsentence1_binary_parse\tsentence2_binary_parse\tsentence1_parse\tsentence2_parse\t"

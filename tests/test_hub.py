@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from experiments.corpora import get_corpus
-from experiments.corpora import hub
+from experiments.corpora import get_corpus, hub
 from experiments.corpora.hub import HubError, assign_splits
 from experiments.corpora.readers.common import DataFormatError
 from experiments.engine.config import RunConfig
@@ -300,6 +299,7 @@ def test_a_known_corpus_from_its_offline_hub_copy_writes_the_same_prediction_fil
 
 def test_hub_copies_map_their_labels_splits_and_ids(hf, tmp_path):
     from datasets import ClassLabel, Dataset, DatasetDict, Features, Value
+
     # WNLI's hub labels are names; its official files' are 1 (entailment) and 0.
     wnli = DatasetDict({"train": Dataset.from_dict(
         {"sentence1": ["P0", "P1"], "sentence2": ["H0", "H1"], "label": [1, 0], "idx": [0, 1]},

@@ -7,15 +7,8 @@ import numpy as np
 import pytest
 
 import features.columns.keymap as keymap
-from features.columns.keymap import (
-    BitSqueeze,
-    KeyIndex,
-    factorize,
-    factorize_bounded,
-    indicator_columns,
-    indicator_matrix,
-    sort_with_order,
-)
+from features.columns.keymap import (BitSqueeze, KeyIndex, factorize, factorize_bounded, indicator_columns,
+                                     indicator_matrix, sort_with_order)
 
 
 @pytest.mark.parametrize("mostly_distinct", [False, True])

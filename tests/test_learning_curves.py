@@ -176,9 +176,9 @@ def test_the_record_and_plot_say_how_settings_were_chosen(curve_dir):
                                                                                             "unlexicalized")}
     assert how_chosen(record) == "settings chosen on dev"
     # --tune-on auto (the default) on demo: CV on the sample where it is larger than dev's 1,000 pairs.
+    from experiments.engine.config import RunConfig
     from experiments.engine.curve import tuning_judges
     from experiments.engine.rows import plan_rows
-    from experiments.engine.config import RunConfig
     config = RunConfig("curve", dataset="demo", configs="lexicalized")
     auto = {**record, "chosen_by": tuning_judges(plan_rows(config, config.corpus()), [10, 200, 4000], "auto", 1000)}
     assert auto["chosen_by"] == {"lexicalized": {"10": "dev", "200": "dev", "4000": "cv"}}

@@ -24,11 +24,10 @@ import experiments
 from experiments.corpora.generated.demo import generate_demo
 from experiments.outputs.model_files import HEAD_KEY, ModelFileError, Predictor, load_predictor
 from features import PairFeaturizer
-from features.text.annotation import annotate
 from features.registry import FEATURE_TYPES
+from features.text.annotation import annotate
 from models import MODELS, ModelSpec, register_model, unregister_model
 from tests.dense_models import DenseBoosting, DenseGaussian, declared_as
-
 
 # Every user kind README lists, as a registered factory builds it (small, so the file runs fast).
 USER_KINDS = {

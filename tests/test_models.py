@@ -4,23 +4,16 @@ from __future__ import annotations
 import pickle
 
 import numpy as np
-import scipy.sparse as sp
 import pytest
+import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from models import EditDistanceClassifier, LogisticClassifier, MajorityClassifier, TrainingDataError
-from models.edit_distance import (
-    STOP_LISTS,
-    WEIGHT_GRID,
-    best_threshold,
-    content_tokens,
-    cv_threshold_accuracy,
-    exact_distances,
-    normalized_distances,
-)
+from models.edit_distance import (STOP_LISTS, WEIGHT_GRID, best_threshold, content_tokens, cv_threshold_accuracy,
+                                  exact_distances, normalized_distances)
 from tests.conftest import make_pair
 
 
@@ -399,6 +392,7 @@ def test_newton_pcg_parts_are_all_finished_before_an_error_leaves_in_parts():
     import threading
     import time
     from concurrent.futures import ThreadPoolExecutor
+
     from models.logistic import _PARTS_FROM, _Products
     products = _Products.__new__(_Products)
     products.pool, products.lanes = ThreadPoolExecutor(1), 2

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from features import PairFeaturizer
-from features.types.negation import NEGATION_WORDS, Negation
 from features.registry import FEATURE_TYPES
+from features.types.negation import NEGATION_WORDS, Negation
 from tests.conftest import TINY, make_pair
 
 COLUMNS = ["premise_only", "hypothesis_only", "both", "premise_count", "hypothesis_count"]

@@ -89,16 +89,16 @@ def test_a_sentence_too_long_for_the_pairwise_features(cli, tmp_path):
 def test_a_read_that_builds_many_objects_leaves_them_frozen_and_the_collector_on(monkeypatch):
     import gc
 
-    from experiments.corpora import registry
-    monkeypatch.setattr(registry, "FREEZE_FROM", 10_000)
+    from experiments.corpora.readers import common
+    monkeypatch.setattr(common, "FREEZE_FROM", 10_000)
     gc.unfreeze()  # whatever an earlier test froze
     assert gc.isenabled()
     try:
-        with registry.gc_paused():
+        with common.gc_paused():
             assert not gc.isenabled()
             small = [[i] for i in range(100)]
         assert gc.isenabled() and gc.get_freeze_count() == 0  # a small read is left to the collector
-        with registry.gc_paused():
+        with common.gc_paused():
             large = [[i] for i in range(20_000)]
         assert gc.isenabled() and gc.get_freeze_count() >= 20_000
         assert len(small) + len(large) == 20_100

@@ -9,19 +9,12 @@ from pathlib import Path
 import pytest
 from sklearn.metrics import matthews_corrcoef
 
+from experiments.breakdowns.ax import breakdown
 from experiments.corpora import get_corpus
 from experiments.corpora.readers.glue import read_ax
-from experiments.outputs import submissions
-from experiments.breakdowns.ax import breakdown
-from experiments.outputs.submissions import (
-    TASKS,
-    SubmissionError,
-    bundle,
-    read_predictions,
-    validate,
-    write_predictions,
-    write_submissions,
-)
+from experiments.engine.submitting import score_diagnostic, write_submissions
+from experiments.outputs.submissions import (TASKS, SubmissionError, bundle, read_predictions, validate,
+                                             write_predictions)
 from features.labels import CB3
 
 
@@ -250,7 +243,7 @@ def test_ax_g_reader_task_and_gender_parity(cli, tmp_path):
     done = cli("diagnose", "--diagnostic", path, "--predictions", written)
     assert done.returncode == 0, done.stderr
     assert "accuracy 75.0%, gender parity 50.0% of 2 sentence pairs predicted alike" in done.stdout
-    scored = submissions.score_diagnostic(task, written, tmp_path)
+    scored = score_diagnostic(task, written, tmp_path)
     assert scored[0]["gender_parity"] == 0.5
 
 
@@ -357,7 +350,7 @@ def test_a_bundle_checks_ids_against_the_test_set_when_it_is_there(cli, data_dir
 
 def test_a_skipped_diagnostic_says_where_it_looked_in_one_line(tmp_path):
     from experiments.corpora import CorpusNotFoundError
-    from experiments.outputs.submissions import _one_line
+    from experiments.engine.submitting import _one_line
     missing = CorpusNotFoundError("ax-g", "test", [tmp_path / "superglue" / "AX-g" / "AX-g.jsonl"], tmp_path,
                                   "superglue-ax-g")
     assert _one_line(missing) == (f"corpus 'ax-g' (split 'test') not found (looked for "

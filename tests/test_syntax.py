@@ -2,7 +2,6 @@
 test WordNet (tests/wordnet_fixture.py)."""
 from __future__ import annotations
 
-
 import numpy as np
 
 from features.types.syntax import Syntax

@@ -12,7 +12,6 @@ from experiments.corpora.readers.snli import tokens_and_tags
 from features.text.parsing import LABELS as PARSER_LABELS
 from features.text.tree_dependencies import _TABLE, dependencies_from_tree
 
-
 LABELS = frozenset(PARSER_LABELS)
 
 

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 import experiments
 from experiments.corpora.generated.synthetic import generate_pairs, write_snli_jsonl
 from features.storage import value_cache
+from features.storage.value_cache import MAGIC, ValueCache, pairs_digest
 from features.types.quantifiers import Quantifiers
 from features.types.wordnet import WordNet
-from features.storage.value_cache import MAGIC, ValueCache, pairs_digest
 from tests.conftest import TINY
 
 VALUES = np.arange(12, dtype=np.float64).reshape(4, 3) / 7  # 4 pairs x 3 columns, not integers

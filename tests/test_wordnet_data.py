@@ -17,20 +17,10 @@ import nltk.data
 import pytest
 
 from experiments.corpora.download import wordnet_setup
-from experiments.corpora.download.wordnet_setup import (
-    LEXNAMES,
-    WordNetSetupError,
-    install_wordnet,
-    lexnames_text,
-)
+from experiments.corpora.download.wordnet_setup import LEXNAMES, WordNetSetupError, install_wordnet, lexnames_text
 from experiments.download import main as download_main
-from features.text.wordnet_data import (
-    WORDNET_30_SYNSETS,
-    WordNetMissingError,
-    load_wordnet,
-    locate_wordnet,
-    wordnet_available,
-)
+from features.text.wordnet_data import (WORDNET_30_SYNSETS, WordNetMissingError, load_wordnet, locate_wordnet,
+                                        wordnet_available)
 from tests.conftest import run_python
 from tests.wordnet_fixture import SYNSETS, write_tiny_wordnet, write_tiny_wordnet_files
 

@@ -11,11 +11,11 @@ import pytest
 from sklearn.base import clone
 
 from features import GROUPS, PAPER_TYPES, PairFeaturizer, resolve
-from features.text.wordnet_relations import RELATIONS, WordNetRelations, coarse_pos, free_cells
 from features.pair import Pair
 from features.registry import FEATURE_TYPES
-from features.types.wordnet import WordNet
 from features.text.wordnet_data import WordNetMissingError, load_wordnet
+from features.text.wordnet_relations import RELATIONS, WordNetRelations, coarse_pos, free_cells
+from features.types.wordnet import WordNet
 from tests.conftest import make_pair
 from tests.wordnet_fixture import write_tiny_wordnet
 

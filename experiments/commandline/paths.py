@@ -9,7 +9,6 @@ from pathlib import Path
 
 from ..engine.errors import UsageError
 
-
 # Kernel file systems: a directory there may look writable (root), but no file can be created.
 VIRTUAL = (Path("/proc"), Path("/sys"), Path("/dev"))
 

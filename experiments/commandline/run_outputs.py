@@ -178,8 +178,8 @@ class RunOutputs:
         from features.storage.atomic import atomic_write
         record = result.record
         if self.errors:
-            from experiments.reports.report import error_rows
             from experiments.outputs.tabular import format_table
+            from experiments.reports.report import error_rows
             atomic_write(self.errors, format_table(self.errors, *error_rows(result.examples(),
                                                                             wrong_only=self.errors_only)))
             notes.append(f"errors file written to {self.errors}")
@@ -191,7 +191,7 @@ class RunOutputs:
             notes.append(f"model saved to {self.save_model}")
         if self.prediction_dirs:
             from experiments.corpora import resolve_data_dir
-            from experiments.outputs.submissions import write_submissions
+            from experiments.engine.submitting import write_submissions
             config = result.config
             scores: dict = {}
             written = write_submissions(predictor, config.corpus(), self.prediction_dirs,
@@ -203,8 +203,8 @@ class RunOutputs:
             if scores:
                 record["diagnostics"] = scores
         if self.with_hans:
-            from experiments.corpora import resolve_data_dir
             from experiments.breakdowns.hans import run_hans
+            from experiments.corpora import resolve_data_dir
             config = result.config
             scores, lines = run_hans(predictor, resolve_data_dir(config.data_dir), on_bad_row=config.on_bad_row,
                                      jobs=config.jobs, progress=config.progress,

@@ -1,5 +1,6 @@
-"""Corpora: the registry of named corpora, one reader per format, download sources, and the
-corpora the suite generates itself (the `demo` task and the SNLI-shaped benchmark corpus).
+"""Corpora: what a corpus is (`corpus`), the registry of named corpora (`registry`), one reader per
+format (`readers/`), the Hugging Face hub (`hub`), downloads (`download/`), and the corpora the
+suite generates itself (`generated/`: the `demo` task, `hans-mini`, the SNLI-shaped benchmark corpus).
 
 Names are imported on first use (the command lines' `--help` needs none of the readers)."""
 from features.runtime.lazy import lazy_exports

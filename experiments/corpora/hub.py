@@ -34,9 +34,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from .corpus import READ_FROM, Corpus, HubCopy
 from .readers import arrow
-from .readers.common import SplitData, find_columns
-from .registry import CORPORA, Corpus, HubCopy, gc_paused, get_corpus
+from .readers.common import SplitData, find_columns, gc_paused
 
 PREFIX = "hf:"
 ROLES = ("train", "dev", "test")
@@ -353,9 +353,9 @@ class HubCorpus(Corpus):
     def available_splits(self, data_dir: Path | None = None) -> list[str]:
         return list(self.files)
 
-    def sibling(self, name: str) -> Corpus:
-        other = get_corpus(name)
-        return other.via("hf", revision=None) if self.hub is not None and other.hub is not None else other
+    @property
+    def read_from_hub_copy(self) -> bool:
+        return self.hub is not None
 
     def has_column(self, name: str, split: str | None = None) -> bool:
         """Whether the dataset's `split` (default: the first) has a column (or dotted struct field) `name`."""
@@ -525,13 +525,4 @@ def _class_names(opened: Opened, parts: Mapping[str, tuple], label: str) -> tupl
     return arrow.checked_label_names(list(getattr(feature, "names", None) or []), f"{opened.address}[{first[0]}]")
 
 
-def registered_copy(dataset: str) -> str | None:
-    """The registered corpus whose hub copy `hf:NAME[:CONFIG]` is, if any (`hf:nyu-mll/glue:rte` is rte)."""
-    try:
-        name, config = parse_address(dataset)
-    except HubError:
-        return None
-    return next((c.name for c in CORPORA.values() if c.hub is not None and c.hub.name == name
-                 and (c.hub.config or None) == config), None)
-
-
+READ_FROM["hf"] = hub_copy_corpus

@@ -1,22 +1,20 @@
 """The corpus registry: where each corpus lives, how it is read, its labels and splits.
 
-Adding a corpus is one `register(Corpus(...))` entry.
+Adding a corpus is one `register(Corpus(...))` entry. What a corpus is (`Corpus`, `HubCopy`)
+and the lookup (`get_corpus`) are in `corpora.corpus`, re-exported here.
 """
 from __future__ import annotations
 
-import contextlib
-import gc
-import os
-from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Callable, Mapping
 
-from features.labels import BINARY01, CB3, NLI2, NLI3, is_two_class
+from features.labels import BINARY01, CB3, NLI2, NLI3
 
+from . import hub
+from .corpus import (CORPORA, SOURCES, Corpus, CorpusNotFoundError, HubCopy, get_corpus, register,
+                     resolve_data_dir)
 from .generated.demo import read_demo
 from .generated.hans_mini import read_hans_mini
-from .readers.common import SplitData
 from .readers.custom import read_custom
 from .readers.glue import read_ax, read_qnli, read_rte, read_wnli
 from .readers.hans import read_hans
@@ -24,215 +22,6 @@ from .readers.pascal import read_pascal
 from .readers.sick import read_sick
 from .readers.snli import read_nli
 from .readers.superglue import read_superglue
-
-DEFAULT_DATA_DIR = "data"
-
-
-class CorpusNotFoundError(FileNotFoundError):
-    """A corpus (or one split of it) is not under the data directory; says where we looked and what to do."""
-
-    def __init__(self, corpus: str, split: str | None, searched: list[Path], data_dir: Path,
-                 download: str | None):
-        self.corpus, self.split, self.searched = corpus, split, searched
-        from features.runtime.commands import command
-        what = f"corpus {corpus!r}" + (f" (split {split!r})" if split else "")
-        looked = "\n".join(f"  {p.absolute()}" for p in searched)
-        fetch = (f"  1. download it:  {command('download')} {download} --data-dir {Path(data_dir).absolute()}"
-                 if download else "  1. download it from its official site into the data directory")
-        super().__init__(
-            f"{what} not found. Looked for:\n{looked}\nWays out:\n{fetch}\n"
-            f"  2. point at an existing copy:  --data-dir DIR  or  export NLI_DATA_DIR=DIR\n"
-            f"  3. try the suite without any files:  --dataset demo")
-
-
-@dataclass(frozen=True)
-class HubCopy:
-    """Where the Hugging Face hub keeps a corpus (`--source hf`), and how its copy maps onto the
-    official release that the corpus' reader takes.
-
-    name, config: the hub dataset (`stanfordnlp/snli`; `nyu-mll/glue` with config `rte`).
-    splits: the corpus' split -> the hub's split; `a+b` joins several, in order (ANLI's rounds).
-    label_names: the copy's `ClassLabel` names, in order: a copy with other names is refused, and
-        integer labels that lost their names are read by these.
-    premise, hypothesis, id_column: its columns (id_column None: ids are row numbers).
-    label_map: hub label -> the corpus' label, where they differ (GLUE WNLI's 1/0).
-    meta_columns: columns kept in each pair's meta where the copy has them (AX-g's pair_id).
-    lacks: what the official files have and the copy does not; the run says it once.
-    """
-
-    name: str
-    config: str | None
-    splits: Mapping[str, str]
-    label_names: tuple[str, ...]
-    premise: str = "premise"
-    hypothesis: str = "hypothesis"
-    id_column: str | None = "idx"
-    label_map: Mapping[str, str] = field(default_factory=dict)
-    meta_columns: tuple[str, ...] = ()
-    lacks: str | None = None
-
-    @property
-    def address(self) -> str:
-        """`hf:NAME[:CONFIG]`, as `--dataset` takes it."""
-        return f"hf:{self.name}" + (f":{self.config}" if self.config else "")
-
-
-SOURCES = ("auto", "files", "hf")  # where a registered corpus is read from (--source)
-
-
-@dataclass(frozen=True)
-class Corpus:
-    """A named corpus.
-
-    files: split -> candidate paths relative to the data directory (first found wins).
-    reader: (path, dataset, split, on_bad_row) -> SplitData.
-    labels: the label set, or None when it is learned from the training split (custom).
-    dev_split: the split used for model selection, or None (e.g. RTE-3, which has no dev file).
-    hub: its copy on the Hugging Face hub, read with `via("hf")` (`--source hf`), or None.
-    """
-
-    name: str
-    description: str
-    labels: tuple[str, ...] | None
-    files: Mapping[str, tuple[str, ...]]
-    reader: Callable[..., SplitData] | None = None
-    generate: Callable[[str], SplitData] | None = None
-    download: str | None = None
-    dev_split: str | None = "dev"
-    test_split: str | None = "test"
-    # split -> the download source of a split that comes from a file of its own (SNLI's test_hard)
-    split_downloads: Mapping[str, str] | None = None
-    hub: HubCopy | None = None
-
-    @property
-    def stem(self) -> str:
-        """The corpus' name as a file name takes it (a prediction table's `<stem>-test.tsv`)."""
-        return self.name
-
-    def via(self, source: str = "auto", *, splits: Mapping[str, str | None] | None = None,
-            revision: str | None = None, progress: bool = False) -> Corpus:
-        """This corpus as `source` reads it: "files" (its official files under the data directory),
-        "hf" (its hub copy, through `datasets`: the same name, labels and split names), or "auto"
-        (the files, for a corpus whose files the suite reads; else the hub: ANLI).
-
-        splits: role ("train", "dev", "test") -> the hub split(s) to read instead (`a+b` joins);
-        revision: the hub dataset's revision (branch, tag or commit). Both are for the hub only;
-        progress: `datasets`' progress bars while it downloads or prepares the copy.
-        """
-        if self.source_for(source) == "files":
-            return self
-        from .hub import hub_copy_corpus
-        return hub_copy_corpus(self, splits=splits, revision=revision, progress=progress)
-
-    def sibling(self, name: str) -> Corpus:
-        """Corpus `name` read the way this one is (its files; a hub copy's from the hub): the
-        diagnostic that rides along with a model's prediction files (GLUE AX with MultiNLI)."""
-        return get_corpus(name)
-
-    def source_for(self, source: str = "auto") -> str:
-        """"files" or "hf": where `source` ("auto", "files", "hf") reads this corpus from; a ValueError
-        says why a source cannot (a corpus without files, or without a hub copy)."""
-        if source not in SOURCES:
-            raise ValueError(f"source must be one of {', '.join(SOURCES)}, not {source!r}")
-        has_files = self.reader is not None or self.generate is not None
-        if source == "auto":
-            return "files" if has_files or self.hub is None else "hf"
-        if source == "files" and not has_files:
-            raise ValueError(f"{self.name} has no official files the suite reads; it is read from the Hugging Face "
-                             f"hub ({self.hub.address if self.hub else '-'}): --source hf")
-        if source == "hf" and self.hub is None:
-            known = ", ".join(sorted(name for name, c in CORPORA.items() if c.hub is not None))
-            raise ValueError(f"{self.name} has no Hugging Face hub copy the suite knows (those with one: {known}); "
-                             "for another hub dataset, --dataset hf:NAME[:CONFIG]")
-        return source
-
-    @property
-    def splits(self) -> tuple[str, ...]:
-        return tuple(self.files)
-
-    @property
-    def is_two_class(self) -> bool:
-        return is_two_class(self.labels)
-
-    def candidates(self, split: str, data_dir: Path) -> list[Path]:
-        return [Path(rel) if Path(rel).is_absolute() else data_dir / rel for rel in self.files.get(split, ())]
-
-    def locate(self, split: str, data_dir: Path) -> Path | None:
-        return next((p for p in self.candidates(split, data_dir) if p.is_file()), None)
-
-    def locate_or_generated(self, split: str, data_dir: Path) -> bool:
-        return split in self.files and (self.generate is not None or self.locate(split, data_dir) is not None)
-
-    def available_splits(self, data_dir: Path) -> list[str]:
-        return [s for s in self.files if self.locate_or_generated(s, data_dir)]
-
-    def load(self, split: str, data_dir: Path | str | None = None, on_bad_row: str = "error") -> SplitData:
-        """Read one split; raises CorpusNotFoundError or readers.DataFormatError."""
-        if split not in self.files:
-            raise ValueError(f"corpus {self.name!r} has splits {', '.join(self.files)}, not {split!r}")
-        if self.generate is not None:
-            return self.generate(split)
-        if self.reader is None:  # a corpus only the hub has (ANLI)
-            return self.via("hf").load(split, data_dir, on_bad_row)
-        data_dir = resolve_data_dir(data_dir)
-        path = self.locate(split, data_dir)
-        if path is None:
-            raise CorpusNotFoundError(self.name, split, self.candidates(split, data_dir), data_dir,
-                                      (self.split_downloads or {}).get(split, self.download))
-        with gc_paused():
-            return self.reader(path, self.name, split, on_bad_row)
-
-
-# Tracked objects built during a pause past which they are frozen (`gc_paused`): an SNLI-sized
-# training split builds ~10 million.
-FREEZE_FROM = 1_000_000
-
-
-@contextlib.contextmanager
-def gc_paused():
-    """Pause Python's cyclic garbage collector while millions of acyclic objects are built.
-
-    Each collection of the oldest generation scans every live object, so building a large corpus
-    with it on costs more per pair the larger the corpus. Pairs hold no reference cycles, so
-    nothing is left uncollected. Where the pause built more than FREEZE_FROM tracked objects,
-    everything tracked is then frozen (`gc.freeze`): the collections after the pause would each
-    walk all of them once more as they aged through the generations (~3 s of the SNLI-scale main
-    job). Frozen objects are still freed when no longer referenced; only a reference cycle that
-    is garbage at that moment stays uncollected.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if gc.get_count()[0] > FREEZE_FROM:
-            gc.freeze()
-        if enabled:
-            gc.enable()
-
-
-def resolve_data_dir(data_dir: Path | str | None = None) -> Path:
-    """`--data-dir`, else `$NLI_DATA_DIR`, else `./data`."""
-    if data_dir:
-        return Path(data_dir)
-    return Path(os.environ.get("NLI_DATA_DIR") or DEFAULT_DATA_DIR)
-
-
-CORPORA: dict[str, Corpus] = {}
-
-
-def register(corpus: Corpus) -> Corpus:
-    if corpus.name in CORPORA:
-        raise ValueError(f"corpus {corpus.name!r} is already registered")
-    CORPORA[corpus.name] = corpus
-    return corpus
-
-
-def get_corpus(name: str) -> Corpus:
-    try:
-        return CORPORA[name]
-    except KeyError:
-        raise ValueError(f"unknown dataset {name!r}; choose from {', '.join(sorted(CORPORA))}") from None
 
 
 def _snli_files(split: str) -> tuple[str, ...]:
@@ -361,3 +150,18 @@ def custom_corpus(train: str | None = None, dev: str | None = None, test: str | 
                      labels=labels)
     return Corpus(name, "user-supplied pair task", labels, files, reader,
                   dev_split="dev" if dev else None, test_split="test" if test else None)
+
+
+def registered_copy(dataset: str) -> str | None:
+    """The registered corpus whose hub copy `hf:NAME[:CONFIG]` is, if any (`hf:nyu-mll/glue:rte` is rte)."""
+    try:
+        name, config = hub.parse_address(dataset)
+    except hub.HubError:
+        return None
+    return next((c.name for c in CORPORA.values() if c.hub is not None and c.hub.name == name
+                 and (c.hub.config or None) == config), None)
+
+
+# What callers look corpora up with: from here, so that the entries above are registered.
+__all__ = ["CORPORA", "SOURCES", "Corpus", "CorpusNotFoundError", "HubCopy", "custom_corpus", "get_corpus", "register",
+           "registered_copy", "resolve_data_dir"]

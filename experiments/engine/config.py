@@ -90,7 +90,7 @@ class RunConfig:
                 raise UsageError(f"{flags[0]} is for a Hugging Face dataset (--dataset hf:NAME); your own files are "
                                  "--train-file, --dev-file and --test-file")
             if self.hub_dataset:
-                from ..corpora.hub import registered_copy
+                from ..corpora.registry import registered_copy
                 known = registered_copy(self.dataset)
                 if known:
                     self.notes.append(f"{self.dataset} is the hub copy of {known}: --dataset {known} --source hf "

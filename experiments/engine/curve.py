@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
-from ..version import __version__
 from ..outputs.records import versions, write_json_atomic
+from ..version import __version__
 from .config import RunConfig
 from .errors import UsageError
 from .experiment import default_log, majority_reference, prepare, progress, run_row

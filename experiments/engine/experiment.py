@@ -18,17 +18,17 @@ from joblib import Parallel, delayed
 import features
 from features.featurizer import PairFeaturizer, featurize_progress
 from features.labels import NLI2, NLI3
-from models.common import check_training_labels
 from models import majority
+from models.common import check_training_labels
 from models.majority import MajorityClassifier
 
-from ..version import __version__
+from ..breakdowns.artifacts import read_artifacts
 from ..outputs.model_files import Predictor
 from ..outputs.records import peak_rss_bytes, versions
-from ..breakdowns.artifacts import read_artifacts
+from ..version import __version__
+from . import kept_values
 from .config import RunConfig
 from .errors import UsageError
-from . import kept_values
 from .explanations import top_features
 from .metrics import evaluate
 from .parallel import grid_backend, n_jobs, shared
@@ -58,8 +58,8 @@ class Prepared:
 
 def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
     """Load, annotate (with lemmas when a row reads them) and featurize the splits once."""
-    from features.text.parsing import forget_derived_parses, parse_progress
     from features.registry import pairwise_types, types_need_parses
+    from features.text.parsing import forget_derived_parses, parse_progress
     timings: dict = {}
     corpus = config.corpus()
     started = time.perf_counter()

@@ -11,9 +11,9 @@ import contextlib
 import time
 from dataclasses import dataclass, field, replace
 
+from features.registry import FEATURE_TYPES, build
 from features.storage import value_cache
 from features.text.annotation import annotate
-from features.registry import FEATURE_TYPES, build
 
 from .splits import Splits
 

@@ -151,8 +151,8 @@ def label_map(value) -> dict[str, str]:
 
 def jobs(value) -> int:
     """A positive count of workers, or -1 for one per core (capped at the cores, with a note)."""
-    from .parallel import resolve_jobs
     from .errors import UsageError
+    from .parallel import resolve_jobs
     try:
         number = _whole(value)
         return resolve_jobs(number)

@@ -46,7 +46,8 @@ def grid_backend(backend: str = "local", scheduler: str | None = None):
             yield client
     except Exception as exc:
         # The scheduler or its workers lost mid-grid: the grid cannot finish; say so in one line.
-        from dask.distributed import CancelledError, TimeoutError as DaskTimeout
+        from dask.distributed import CancelledError
+        from dask.distributed import TimeoutError as DaskTimeout
         if isinstance(exc, (CancelledError, DaskTimeout)) or type(exc).__name__ in ("FutureCancelledError",
                                                                                      "CommClosedError"):
             raise UsageError(f"the Dask cluster at {scheduler} went away during the grid ({type(exc).__name__}: "

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import numpy as np
 
-from features.text.annotation import annotate
 from features.labels import two_class
 from features.pair import describe_too_long, too_long
+from features.text.annotation import annotate
 
 from ..corpora import Corpus, resolve_data_dir
 from ..corpora.hub import is_hub_dataset
 from ..corpora.readers.common import reading_progress
+from ..outputs.records import sha256_file
 from .config import RunConfig
 from .errors import UsageError
-from ..outputs.records import sha256_file
 
 
 @dataclass

@@ -1,13 +1,12 @@
 """A fitted model ready to label new pairs, and its one-file saved form, which holds only data.
 
-A model file is a safetensors file (Hugging Face's format for weights: an 8-byte header length,
-a JSON header giving each array's dtype, shape and byte offsets, then the raw buffers; its
-reader checks all three before it hands out a byte, and it holds numbers only). The header's
-metadata carries this suite's own JSON: format, versions, the model's registered name, label
-set, tuned hyperparameters, run info, and the featurizer's and the estimator's declared state
-(`features.storage.schema`): each savable kind lists the attributes it keeps, their dtypes and shapes
-tied to each other and to the featurizer's width and the labels, their ranges, and the checks
-across them (tree links, vocabulary ids). Nothing in a file names a class, a function, a
+A model file is a safetensors file (`features.storage.tensor_file`: numeric arrays behind a
+bounded JSON header, checked before a byte is used). The header's metadata carries this suite's
+own JSON: format, versions, the model's registered name, label set, tuned hyperparameters, run
+info, and the featurizer's and the estimator's declared state (`features.storage.schema`): each
+savable kind lists the attributes it keeps, their dtypes and shapes tied to each other and to the
+featurizer's width and the labels, their ranges, and the checks across them (tree links,
+vocabulary ids). Nothing in a file names a class, a function, a
 method, a path or a worker count.
 
 Loading builds the estimator with the registered model's own factory (code this process
@@ -25,16 +24,15 @@ from __future__ import annotations
 
 import json
 import math
-import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from features.storage.atomic import atomic_write
 from features.featurizer import PairFeaturizer
-from features.storage.schema import (Array, Bool, Int, Mapping_, NotRegisteredError, Optional, Reader, Sizes, StateError,
-                            Text, Texts, Writer)
+from features.storage import tensor_file
+from features.storage.schema import (Array, Bool, Int, Mapping_, NotRegisteredError, Optional, Reader, Sizes,
+                                     StateError, Text, Texts, Writer)
 
 from ..version import __version__
 from .records import versions
@@ -85,8 +83,8 @@ class Predictor:
     def annotated(self, pairs) -> list:
         """`pairs` ready for this model: Pairs, (premise, hypothesis) tuples or a DataFrame
         (`features.pairs_from`), tagged (and lemmatized, if the model reads lemmas) where they are not."""
-        from features.text.annotation import annotate
         from features.pair import pairs_from
+        from features.text.annotation import annotate
         pairs = pairs_from(pairs)
         if all(p.is_annotated and (p.has_lemmas or not self.needs_lemmas) for p in pairs):
             return pairs
@@ -223,8 +221,6 @@ def _number_or_text(text):
 
 def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     """Write `predictor` as a data-only model file (atomically)."""
-    from safetensors.numpy import save
-
     from features.featurizer_state import dump_featurizer
     from models import get_model
     spec = get_model(predictor.model_name)
@@ -251,9 +247,7 @@ def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     if len(text.encode()) > MAX_HEADER_BYTES:
         raise ModelFileError(f"{path}: the model's header would take {len(text.encode()):,} bytes (at most "
                              f"{MAX_HEADER_BYTES:,}): too large a vocabulary or too many column names to save")
-    # Serialized in memory, then written by the suite's atomic writer: the file gets a new file's
-    # permissions, and a full disk or a size limit names the file and leaves nothing behind.
-    atomic_write(path, save(writer.arrays, metadata={HEAD_KEY: text}))
+    tensor_file.write(path, writer.arrays, {HEAD_KEY: text})
     return Path(path)
 
 
@@ -296,46 +290,29 @@ def load_predictor(path: Path | str) -> Predictor:
 
 
 def _load(path: Path) -> Predictor:
-    from safetensors import safe_open
     head = _head(path)
-    with safe_open(str(path), framework="np") as handle:
-        reader = _TensorReader(handle)
-        predictor = _predictor(head, reader)
-        stray = set(handle.keys()) - reader.used
-    if stray:
-        raise StateError(f"it holds arrays that no part of the model declares ({sorted(stray)[0]!r:.80})")
-    return predictor
+    with tensor_file.reading(path) as reader:
+        return _predictor(head, reader)
 
 
 def _head(path: Path) -> dict:
     """The suite's JSON, after checking the file's first bytes: the safetensors header length
     is bounded before anything is parsed."""
-    size = path.stat().st_size
-    with open(path, "rb") as handle:
-        start = handle.read(9)
-    (length,) = struct.unpack("<Q", start[:8]) if len(start) == 9 else (0,)
-    if size > MAX_FILE_BYTES:
-        raise ModelFileError(f"{path}: {size:,} bytes, more than a model of this suite takes ({MAX_FILE_BYTES:,})")
-    if start[8:9] == b"{" and 2 <= length <= min(MAX_HEADER_BYTES, size - 8):
-        return _suite_head(path, length)
-    if start[:4] == b"PK\x03\x04":
-        raise ModelFileError(f"{path}: saved by an earlier version of nli-baselines (model format 2 or 3, a zip "
-                             "archive), which this version does not load. Retrain the model with this version "
-                             "(run.py --save-model).")
-    if start[:1] == b"\x80":
-        raise ModelFileError(f"{path}: a pickle (model files of nli-baselines 0.1 were pickles); this version does "
-                             "not load pickles, since loading one can run any code. Retrain the model with this "
-                             "version (run.py --save-model).")
-    raise ModelFileError(f"{path}: not a model file of this suite (no safetensors header of at most "
-                         f"{MAX_HEADER_BYTES:,} bytes)")
-
-
-def _suite_head(path: Path, length: int) -> dict:
-    with open(path, "rb") as handle:
-        handle.seek(8)
-        header = json.loads(handle.read(length))
-    text = header.get("__metadata__", {}).get(HEAD_KEY) if isinstance(header, dict) else None
-    if not isinstance(text, str):
+    try:
+        text = tensor_file.read_metadata(path, HEAD_KEY, max_file_bytes=MAX_FILE_BYTES,
+                                         max_header_bytes=MAX_HEADER_BYTES)
+    except tensor_file.TensorFileError as exc:
+        start = tensor_file.first_bytes(path)
+        if start[:4] == b"PK\x03\x04":
+            raise ModelFileError(f"{path}: saved by an earlier version of nli-baselines (model format 2 or 3, a zip "
+                                 "archive), which this version does not load. Retrain the model with this version "
+                                 "(run.py --save-model).") from None
+        if start[:1] == b"\x80":
+            raise ModelFileError(f"{path}: a pickle (model files of nli-baselines 0.1 were pickles); this version "
+                                 "does not load pickles, since loading one can run any code. Retrain the model with "
+                                 "this version (run.py --save-model).") from None
+        raise ModelFileError(f"{path}: not a model file of this suite ({exc})") from None
+    if text is None:
         raise ModelFileError(f"{path}: not a model file of this suite (no {MODEL_FORMAT!r} header)")
     head = json.loads(text)
     if not isinstance(head, dict) or head.get("format") != MODEL_FORMAT:
@@ -346,31 +323,6 @@ def _suite_head(path: Path, length: int) -> dict:
                              f"{str(head.get('format_version'))[:20]}); this is {__version__} (format "
                              f"{MODEL_FORMAT_VERSION}). Retrain the model with this version.")
     return head
-
-
-# safetensors' dtype names -> numpy (those safetensors.numpy writes; others are refused).
-_DTYPES = {"BOOL": "bool", "U8": "uint8", "I8": "int8", "U16": "uint16", "I16": "int16", "U32": "uint32",
-           "I32": "int32", "U64": "uint64", "I64": "int64", "F16": "float16", "F32": "float32", "F64": "float64"}
-
-
-class _TensorReader(Reader):
-    """Arrays from an open safetensors file: dtype and shape from its header, bytes only on `read`."""
-
-    def __init__(self, handle):
-        super().__init__({})
-        self.handle, self.names = handle, set(handle.keys())
-
-    def header(self, path):
-        if path not in self.names:
-            raise StateError(f"{path}: missing array")
-        view = self.handle.get_slice(path)
-        dtype = _DTYPES.get(view.get_dtype())
-        if dtype is None:
-            raise StateError(f"{path}: {view.get_dtype()} values are not a numeric dtype this suite reads")
-        return np.dtype(dtype), tuple(view.get_shape())
-
-    def read(self, path):
-        return self.handle.get_tensor(path)
 
 
 def _predictor(head: dict, reader: Reader) -> Predictor:

@@ -17,9 +17,9 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from .keymap import KeyIndex, factorize, sort_with_order
 from ..options import check_option
 from ..pair import Pair
+from .keymap import KeyIndex, factorize, sort_with_order
 
 WORD_BITS = 31  # word ids < 2**31; a bigram key packs two of them into one int64
 CHUNK_CELLS = 2_000_000  # premise x hypothesis cells visited at once: bounds the memory of cross products

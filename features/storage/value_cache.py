@@ -27,6 +27,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from .annotation_cache import default_cache_dir
 from .atomic import atomic_open
 
 MAGIC = b"NLI-VALUES-1\n"
@@ -79,27 +80,10 @@ def _fingerprint() -> dict:
     return _FINGERPRINT
 
 
-def _wordnet_identity(data_dir) -> list | None:
-    """Where WordNet is and the size and time of its files: a new copy is a new key."""
-    from ..text.wordnet_data import locate_wordnet
-    root = locate_wordnet(data_dir)
-    if root is None:
-        return None
-    found = []
-    for candidate in ("corpora/wordnet", "corpora/wordnet.zip"):
-        path = root / candidate
-        files = sorted(path.iterdir()) if path.is_dir() else [path] if path.exists() else []
-        for file in files:
-            stat = file.stat()
-            found.append([str(file), stat.st_size, stat.st_mtime_ns])
-    return found
-
-
 def feature_key(feature, digest: str) -> str:
     """The entry name of a type's values over the pairs of `digest`."""
     params = {name: value for name, value in sorted(feature.get_params().items()) if name not in _AFTER_VALUES}
-    if "wordnet_dir" in params:
-        params["wordnet_dir"] = _wordnet_identity(params["wordnet_dir"])
+    params.update(feature.data_identity())  # where a parameter names data: what is there now
     text = json.dumps({"type": feature.name, "params": params, "pairs": digest, **_fingerprint()},
                       sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
@@ -226,7 +210,6 @@ def lookup(pairs) -> tuple[ValueCache, str] | None:
 
 
 def default_root() -> Path:
-    from ..text.annotation import default_cache_dir
     return default_cache_dir() / "values"
 
 

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .annotation import (CHUNK_SENTENCES, PARALLEL_MIN_SENTENCES, AnnotationCache, _installed_model, _model_id, _progress,
-                         default_cache_dir)
 from ..runtime.progress import ProgressSwitch
+from .annotation import (CHUNK_SENTENCES, PARALLEL_MIN_SENTENCES, AnnotationCache, _installed_model, _model_id,
+                         _progress, default_cache_dir)
 from .tree_dependencies import dependencies_from_tree
 
 Tokens = tuple[str, ...]
@@ -75,6 +75,7 @@ class SpacyParser:
         chunks = [sentences[i:i + CHUNK_SENTENCES] for i in range(0, len(sentences), CHUNK_SENTENCES)]
         if jobs > 1 and len(sentences) >= PARALLEL_MIN_SENTENCES:
             import multiprocessing
+
             # spawn: the caller may hold threads (the featurizer's lanes), which fork would copy mid-step.
             with multiprocessing.get_context("spawn").Pool(jobs, _worker_init, (self.model,)) as pool:
                 yield from pool.imap(_worker_parse, chunks)

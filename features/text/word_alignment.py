@@ -27,15 +27,12 @@ import threading
 from dataclasses import dataclass, field
 from itertools import chain
 from operator import attrgetter
-from typing import ClassVar
 
 import numpy as np
-from sklearn.utils.validation import check_is_fitted
 
-from ..base import DenseFeature
 from ..columns.keymap import factorize
-from .wordnet_relations import _POS_NUMBER, RELATIONS, WordNetRelations
 from .parsing import LABEL_ID, flat_parses
+from .wordnet_relations import _POS_NUMBER, RELATIONS, WordNetRelations
 
 LEVELS = ("unrelated", "cohyponym", "antonym", "hyponym", "hypernym", "synonym", "same", "exact")  # weakest first
 STRENGTH = {level: i for i, level in enumerate(LEVELS)}
@@ -281,44 +278,3 @@ def aligned_batch(batch, relations: WordNetRelations, name: str) -> Aligned:
             p, h, vocabulary = sides(batch.pairs, relations, parse=True, name=name)
             found = cache[key] = Aligned(p, h, align(p, h, relations), relations, vocabulary)
     return found
-
-
-class AlignedFeature(DenseFeature):
-    """A real-valued feature type computed from the batch's alignment (`aligned_batch`): reads
-    lemmas and dependency parses (`features.text.parsing`, computed and cached on first use) and
-    WordNet (missing WordNet raises features.text.wordnet_data.WordNetMissingError at fit).
-
-    wordnet_dir: an NLTK data directory holding corpora/wordnet; None: wherever NLTK finds it.
-    lowercase: the shared encoder's setting; the alignment always compares lowercased words.
-    scale, bins, bin_integers: as for every real-valued type (`features.base.DenseFeature`).
-    Fitted: `relations_`, a WordNetRelations whose cache of lemma pairs grows with use.
-    """
-
-    needs_lemmas: ClassVar[bool] = True
-    cache_values: ClassVar[bool] = True  # seconds per 10,000 pairs at SNLI scale, with lemmas to make
-    needs_parses: ClassVar[bool] = True
-    pairwise: ClassVar[bool] = True  # aligns every hypothesis content word against the premise's
-
-    def __init__(self, *, lowercase: bool = True, scale: str = "standard", bins: int = 0,
-                 bin_integers: str = "values", wordnet_dir=None):
-        self.lowercase = lowercase
-        self.scale = scale
-        self.bins = bins
-        self.bin_integers = bin_integers
-        self.wordnet_dir = wordnet_dir
-
-    def _batch(self, pairs, fit: bool):
-        if fit:
-            self.relations_ = self._new_relations()
-            if getattr(pairs, "value_cache", None) is None:  # values from disk need no WordNet (~3 s to load)
-                self.relations_.reader  # noqa: B018 - missing WordNet fails here
-        return super()._batch(pairs, fit)
-
-    def _new_relations(self) -> WordNetRelations:
-        """The relations this type reads (also what a loaded model file gets: WordNet from this
-        process's own NLTK path, never from a file)."""
-        return WordNetRelations(data_dir=self.wordnet_dir)
-
-    def _aligned(self, batch) -> Aligned:
-        check_is_fitted(self, "relations_")
-        return aligned_batch(batch, self.relations_, self.name)

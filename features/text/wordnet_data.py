@@ -123,3 +123,18 @@ def _open(directory: str):
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="The multilingual functions are not available")
         return WordNetCorpusReader(root, None)
+
+
+def wordnet_identity(data_dir) -> list | None:
+    """Where WordNet is and the size and time of its files: a new copy is a new key."""
+    root = locate_wordnet(data_dir)
+    if root is None:
+        return None
+    found = []
+    for candidate in ("corpora/wordnet", "corpora/wordnet.zip"):
+        path = root / candidate
+        files = sorted(path.iterdir()) if path.is_dir() else [path] if path.exists() else []
+        for file in files:
+            stat = file.stat()
+            found.append([str(file), stat.st_size, stat.st_mtime_ns])
+    return found

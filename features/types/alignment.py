@@ -3,19 +3,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..text.word_alignment import (
-    ALIGNED,
-    CONFLICT,
-    RELATED,
-    STRENGTH,
-    POS_NAMES,
-    AlignedFeature,
-    children_of,
-    count_by_row,
-    share,
-    take,
-)
+from ..base import AlignedFeature
 from ..text.parsing import LABEL_ID
+from ..text.word_alignment import (ALIGNED, CONFLICT, POS_NAMES, RELATED, STRENGTH, children_of, count_by_row, share,
+                                   take)
 
 _PER_POS = ("share_aligned", "unaligned", "specific", "conflict", "premise_unaligned")
 _NEG_LABELS = [LABEL_ID["neg"]]

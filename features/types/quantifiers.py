@@ -5,8 +5,9 @@ import re
 
 import numpy as np
 
-from ..text.word_alignment import STRENGTH, AlignedFeature, count_by_row
+from ..base import AlignedFeature
 from ..text.parsing import LABEL_ID
+from ..text.word_alignment import STRENGTH, count_by_row
 
 # Quantifier classes of determiners and quantifying words (lowercased forms). "a"/"the" are the
 # plain existential: SICK and SNLI use them interchangeably for the same individual.

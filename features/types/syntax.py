@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..text.word_alignment import (_FROM_RELATION, ALIGNED, CONFLICT, RELATED, STRENGTH, AlignedFeature, Flat, count_by_row, share,
-                    take)
+from ..base import AlignedFeature
 from ..text.parsing import LABEL_ID
+from ..text.word_alignment import _FROM_RELATION, ALIGNED, CONFLICT, RELATED, STRENGTH, Flat, count_by_row, share, take
 
 ROLES = ("subject", "verb", "object")
 _KINDS = ("match", "specific", "conflict", "differs", "missing_premise", "missing_hypothesis")

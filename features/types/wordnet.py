@@ -8,7 +8,7 @@ from typing import ClassVar
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from ..base import DenseFeature
+from ..base import WordNetFeature
 from ..columns.encoding import Side, matching_cross_index, row_ranges
 from ..columns.keymap import factorize
 from ..text.wordnet_relations import _POS_NUMBER, COHYPONYM_DEPTH, HYPERNYM_DEPTH, RELATIONS, STRENGTH, WordNetRelations
@@ -19,7 +19,7 @@ _CELLS = 4_000_000  # same-POS cells built at once: bounds the memory of the cro
 _BY_STRENGTH = np.array([RELATIONS.index(r) for r in sorted(RELATIONS, key=STRENGTH.get)])  # strength -> relation
 
 
-class WordNet(DenseFeature):
+class WordNet(WordNetFeature):
     """For each hypothesis content word (PTB tag NN*, VB*, JJ*, RB*), its strongest WordNet
     relation (`features.text.wordnet_relations.RELATIONS`: same, synonym, hypernym, hyponym, antonym, cohyponym,
     unrelated) to any premise content word of the same coarse part of speech, on lowercased
@@ -67,16 +67,7 @@ class WordNet(DenseFeature):
         self.senses = senses
         self.wordnet_dir = wordnet_dir
 
-    def _batch(self, pairs, fit: bool):
-        if fit:  # every fitting route comes through here (fit_transform, raw_values on an unfitted type)
-            self.relations_ = self._new_relations()
-            if getattr(pairs, "value_cache", None) is None:  # values from disk need no WordNet (~3 s to load)
-                self.relations_.reader  # noqa: B018 - missing WordNet fails here, not on the first content word
-        return super()._batch(pairs, fit)
-
     def _new_relations(self) -> WordNetRelations:
-        """The relations this type reads (also what a loaded model file gets: WordNet from this
-        process's own NLTK path, never from a file)."""
         return WordNetRelations(data_dir=self.wordnet_dir, max_depth=self.hypernym_depth,
                                 cohyponym_depth=self.cohyponym_depth, senses=self.senses)
 

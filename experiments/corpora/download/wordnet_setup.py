@@ -21,15 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from features.text.wordnet_data import (
-    RESOURCE,
-    setup_command,
-    WORDNET_30_SYNSETS,
-    WordNetMissingError,
-    load_wordnet,
-    locate_wordnet,
-    search_path,
-)
+from features.text.wordnet_data import (RESOURCE, WORDNET_30_SYNSETS, WordNetMissingError, load_wordnet, locate_wordnet,
+                                        search_path, setup_command)
 
 from .sources import STAGING_PREFIX, remove_stale_staging
 

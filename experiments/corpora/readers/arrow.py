@@ -25,16 +25,8 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from features.pair import Pair, pairs_from_columns
 
-from .common import (
-    MAX_SENTENCE_CHARS,
-    NO_GOLD,
-    UNDECODABLE,
-    WRONG_TYPE,
-    BadRows,
-    DataFormatError,
-    SplitData,
-    find_columns,
-)
+from .common import (MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows, DataFormatError, SplitData,
+                     find_columns)
 
 if TYPE_CHECKING:
     import numpy as np

@@ -13,19 +13,8 @@ from typing import Iterator, NamedTuple
 from features.pair import Pair
 
 from . import arrow
-from .common import (
-    UNDECODABLE,
-    BadRows,
-    check_unique_columns,
-    DataFormatError,
-    SplitData,
-    decoded_lines,
-    find_columns,
-    is_blank,
-    iter_jsonl,
-    sentence_pair,
-    text_value,
-)
+from .common import (UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns, decoded_lines,
+                     find_columns, is_blank, iter_jsonl, sentence_pair, text_value)
 
 UNTERMINATED_QUOTE = "unterminated quote"
 TEXT_SUFFIXES = (".tsv", ".csv", ".jsonl")

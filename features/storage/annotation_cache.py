@@ -1,0 +1,221 @@
+"""The on-disk cache of annotations: tokens, tags and lemmas (and dependency parses) keyed by
+content, in shards under one directory per tagger, lemmatizer or parser.
+
+Each shard is checked before its entries are used: magic, sha256 of the payload, a bounded
+inflated size, and the shape of every entry. A bad shard is deleted and its sentences are simply
+annotated again; writing is best effort and never costs the user their run.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import time
+import zlib
+from pathlib import Path
+
+from .atomic import atomic_write
+
+log = logging.getLogger(__name__)
+
+Tokens = tuple[str, ...]
+
+
+def default_cache_dir() -> Path:
+    if os.environ.get("NLI_CACHE_DIR"):
+        return Path(os.environ["NLI_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "nli-baselines"
+
+
+def _S_ISREG(mode: int) -> bool:
+    import stat
+    return stat.S_ISREG(mode)
+
+
+def _regular_file(path: Path) -> bool:
+    try:
+        return _S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+Entry = tuple[Tokens, ...]  # equal-length string tuples: (tokens, tags[, lemmas]), or (lemmas,)
+
+
+class AnnotationCache:
+    """Shards of {key: entry} under one directory per tagger (or lemmatizer).
+
+    Each shard is MAGIC + sha256(payload) + payload (zlib'd JSON) and is written
+    atomically; a shard that is truncated, altered, unreadable or inflates past
+    MAX_PAYLOAD fails, is deleted, and its sentences are simply tagged again.
+    Several processes may share a directory: a shard that vanishes while being
+    read was merged by another process's compaction, and compaction deletes
+    only the shards it read and merged. Writing is best effort: the first
+    failure (read-only directory, full disk) logs one warning and turns writing
+    off for this object.
+    """
+
+    MAGIC = b"NLIANN\x01\n"
+    MAX_SHARDS = 16
+    MAX_PAYLOAD = 1 << 30  # decompressed bytes; larger shards are split on writing, refused on reading
+    ORPHAN_AGE = 3600.0  # seconds; a younger temporary may be a live writer's
+
+    def __init__(self, root: Path, tagger_name: str):
+        safe = "".join(c if c.isalnum() or c in "-_.+" else "_" for c in tagger_name)
+        self.dir = Path(root) / "annotations" / safe
+        self.rebuilt_shards = 0
+        self.writable = True
+
+    def _give_up(self, exc: OSError) -> None:
+        if self.writable:
+            log.warning("annotation cache: cannot write to %s (%s); going on without caching",
+                        self.dir, exc.strerror or exc)
+        self.writable = False
+
+    def _shards(self) -> list[Path]:
+        """The shard files, regular files only: a link (to /dev/zero, say) or a FIFO is not one."""
+        try:
+            return sorted(p for p in self.dir.iterdir() if p.suffix == ".shard" and _regular_file(p))
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            log.warning("annotation cache: cannot list %s (%s); going on without it", self.dir, exc.strerror or exc)
+            self.writable = False
+            return []
+
+    def _read(self, path: Path) -> dict[str, Entry] | None:
+        identity = None
+        try:
+            # O_NOFOLLOW | O_NONBLOCK: a link or a FIFO put there since the listing is refused, not followed
+            # or waited on; a file past the largest a shard can be is not read.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as handle:
+                stat = os.fstat(handle.fileno())
+                identity = (stat.st_dev, stat.st_ino)
+                if not _S_ISREG(stat.st_mode):
+                    return None
+                blob = handle.read(len(self.MAGIC) + 32 + self.MAX_PAYLOAD + 1)
+            head = len(self.MAGIC)
+            if blob[:head] != self.MAGIC or len(blob) < head + 32:
+                raise ValueError("bad header")
+            digest, payload = blob[head:head + 32], blob[head + 32:]
+            if hashlib.sha256(payload).digest() != digest:
+                raise ValueError("checksum mismatch")
+            return _decode(json.loads(self._inflate(payload)))
+        except FileNotFoundError:
+            return None  # compacted away by another process: its entries are in the merged shard
+        except (OSError, ValueError, TypeError, zlib.error) as exc:
+            log.warning("annotation cache: %s is corrupt (%s); rebuilding it", path, exc)
+            self.rebuilt_shards += 1
+            self._remove_corrupt(path, identity)
+            return None
+
+    def _inflate(self, payload: bytes) -> bytes:
+        # One byte past the limit tells "too large" from "exactly at the limit" without inflating the rest.
+        inflater = zlib.decompressobj()
+        raw = inflater.decompress(payload, self.MAX_PAYLOAD + 1)
+        if len(raw) > self.MAX_PAYLOAD:
+            raise ValueError(f"payload inflates past {self.MAX_PAYLOAD} bytes")
+        if not inflater.eof or inflater.unused_data:
+            raise ValueError("malformed compressed payload")
+        return raw
+
+    def _remove_corrupt(self, path: Path, identity: tuple[int, int] | None) -> None:
+        # Only the file that was read: another process may have replaced it with a good one meanwhile.
+        try:
+            stat = path.stat()
+            if identity is None or (stat.st_dev, stat.st_ino) == identity:
+                path.unlink()
+        except OSError:
+            pass  # gone already, or a read-only cache: the next run that can write fixes it
+
+    def _remove_orphans(self) -> None:
+        """Delete temporaries that killed writers left behind, once they are too old to be in use."""
+        try:
+            temporaries = list(self.dir.glob(".*.tmp"))
+            cutoff = time.time() - self.ORPHAN_AGE
+            for tmp in temporaries:
+                try:
+                    if tmp.stat().st_mtime < cutoff:
+                        tmp.unlink()
+                except OSError:
+                    pass  # removed by another process, or not ours to remove
+        except OSError:
+            pass
+
+    def load(self) -> dict[str, Entry]:
+        """Everything in the cache; reading is never fatal."""
+        self._remove_orphans()
+        merged: dict[str, Entry] = {}
+        seen: set[Path] = set()
+        for _ in range(3):
+            # A shard that vanished was merged into a newer one that this listing may have missed.
+            fresh = [p for p in self._shards() if p not in seen]
+            seen.update(fresh)
+            vanished = False
+            for shard in fresh:
+                content = self._read(shard)
+                if content is None:
+                    vanished = vanished or not shard.exists()
+                else:
+                    merged.update(content)
+            if not vanished:
+                break
+        return merged
+
+    def add(self, content: dict[str, Entry]) -> None:
+        """Write `content` as one new shard (more if it would inflate past MAX_PAYLOAD)."""
+        if not content or not self.writable:
+            return
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self._write(content)
+        except OSError as exc:
+            self._give_up(exc)
+
+    def compact(self) -> None:
+        """Past MAX_SHARDS, merge the shards into one and delete exactly the shards merged."""
+        shards = self._shards() if self.writable else []
+        if len(shards) <= self.MAX_SHARDS:
+            return
+        merged: dict[str, Entry] = {}
+        read = []
+        for shard in shards:
+            content = self._read(shard)
+            if content is not None:
+                merged.update(content)
+                read.append(shard)
+        try:
+            written = set(self._write(merged))
+            for shard in read:
+                # Another process may have rewritten a name meanwhile: only with this very content.
+                if shard not in written:
+                    shard.unlink(missing_ok=True)
+        except OSError as exc:
+            self._give_up(exc)
+
+    def _write(self, content: dict[str, Entry]) -> list[Path]:
+        raw = json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode()
+        if len(raw) > self.MAX_PAYLOAD:
+            if len(content) == 1:
+                return []  # an absurd entry: leave it uncached rather than write what would be refused
+            items = list(content.items())
+            return self._write(dict(items[:len(items) // 2])) + self._write(dict(items[len(items) // 2:]))
+        payload = zlib.compress(raw, 3)
+        digest = hashlib.sha256(payload).digest()
+        return [atomic_write(self.dir / f"{digest.hex()[:24]}.shard", self.MAGIC + digest + payload)]
+
+
+def _decode(content) -> dict[str, Entry]:
+    if not isinstance(content, dict):
+        raise TypeError("payload is not a mapping")
+    out = {}
+    for key, fields in content.items():
+        if not isinstance(fields, list) or not fields or not all(isinstance(f, list) for f in fields):
+            raise ValueError(f"malformed entry for {key!r}")
+        if any(len(f) != len(fields[0]) for f in fields):
+            raise ValueError(f"fields of unequal length for {key!r}")
+        out[key] = tuple(tuple(f) for f in fields)
+    return out
