@@ -22,7 +22,7 @@ of each against its reference, and the choice the cold search makes) unless --no
 At 100,000 pairs or more the record also compares the default fit with scikit-learn's
 newton-cg run to 1e-8 on 100,000 of the pairs (`objective_gap`, `accuracy_gap_vs_reference`).
 
---main-job times the README's main job, `experiments/run.py --dataset snli --ablate
+--main-job times the main job, `experiments/run.py --dataset snli --ablate
 cross_bigrams`, as a process on the generated corpus (or on --data-dir), --repeats times:
 wall time, peak RSS, the stages of its record, the choice of C and convergence of every fit.
 --strongest times `experiments/run.py --dataset snli --features strongest` the same way, from an
@@ -32,7 +32,7 @@ stages (the parse among them), each feature type's time and what the value cache
 --tree-parses FILE measures how far the dependency parses read off a corpus' own trees (SNLI,
 MultiNLI) stand from spaCy's parser on the same sentences, and what that does to the features
 that read them and to the strongest group's accuracy.
---curve does the same for the README's SNLI-scale learning curve (7 sizes x 3 seeds x 2
+--curve does the same for the guide's SNLI-scale learning curve (7 sizes x 3 seeds x 2
 configs, --jobs 2), from an empty output directory each time.
 """
 from __future__ import annotations
@@ -77,7 +77,7 @@ def main(argv=None) -> int:
                              "group's 10-fold CV accuracy with each (e.g. ../shared/data/snli_1.0_sample/"
                              "snli_1.0_dev.jsonl)")
     parser.add_argument("--curve", action="store_true",
-                        help="time the README's SNLI-scale learning curve as a process, --repeats times, on the "
+                        help="time the guide's SNLI-scale learning curve as a process, --repeats times, on the "
                              "generated corpus (or on --data-dir)")
     parser.add_argument("--formats", metavar="DIR",
                         help="time reading SNLI-sized pairs as a file of your own, from jsonl and from parquet and "

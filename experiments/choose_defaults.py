@@ -70,7 +70,7 @@ def score(data: Splits, options: dict, jobs: int) -> dict:
 
 
 def markdown(table: dict) -> str:
-    """The README's table of defaults: accuracy (%) lexicalized / unlexicalized per estimate, and the means."""
+    """The table of defaults (docs/features.md): accuracy (%) lexicalized / unlexicalized per estimate, and the means."""
     head = ["variant", *ESTIMATES, "mean"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for label, row in table.items():
@@ -85,7 +85,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", help="write the table as JSON")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", help="comma list of variant labels to run (default: all)")
-    parser.add_argument("--markdown", action="store_true", help="also print the table as Markdown (README)")
+    parser.add_argument("--markdown", action="store_true", help="also print the table as Markdown (docs/features.md)")
     args = parser.parse_args(argv)
     data = datasets(resolve_data_dir(args.data_dir), lambda m: print(m, file=sys.stderr))
     table = {}

@@ -28,7 +28,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     ablate: type or group names removed from `features` (ablation is configuration, not a code path).
     lowercase, tag_match, scale, bleu_smoothing, min_count, bins, bin_integers: the open choices
         of the features, declared (with their allowed values) in `features.options`; the
-        defaults were chosen on dev data (README, "Choosing the defaults").
+        defaults were chosen on dev data (docs/features.md, "Choosing the defaults").
     n_jobs: threads building feature types concurrently (-1: one per core). The work is numpy on
         large arrays, which releases the GIL, so threads use both cores without copying data.
     """

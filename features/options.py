@@ -3,7 +3,7 @@
 `PairFeaturizer` takes its defaults and validation from this table, the feature types check
 their parameters against it, and the command-line scripts build their flags from it
 (`--tag-match`, `--no-lowercase`, ...). The defaults were chosen on dev data; the numbers are
-in the README's table of defaults (`python experiments/choose_defaults.py`).
+in the table of defaults (docs/features.md) (`python experiments/choose_defaults.py`).
 """
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "hypothesis_only": ("hyp_ngrams",),
     "premise_only": ("prem_ngrams",),
     "extended": PAPER_TYPES + ("wordnet", "negation"),
-    # The types that together score best by CV on train and on dev (issue 14; README, "The
+    # The types that together score best by CV on train and on dev (issue 14; docs/models-and-runs.md, "The
     # strongest baseline"): every type but none left out helped.
     "strongest": PAPER_TYPES + ("wordnet", "negation", "alignment", "syntax", "quantifiers"),
 }

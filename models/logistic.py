@@ -46,7 +46,7 @@ NEWTON_FROM_ROWS = 100_000
 # after ~10 epochs, 0.1-2% above the optimum, and below 1e-4 it stalls).
 SOLVER_TOL = {NEWTON: 5e-4, "newton-cg": 1e-4, "saga": 1e-4, "sag": 1e-4, "lbfgs": 1e-4}
 # Conjugate-gradient steps per Newton step: where C is large the late steps would take hundreds;
-# capped, Newton takes a few more steps for far fewer products in all (README, "Performance").
+# capped, Newton takes a few more steps for far fewer products in all (docs/performance.md).
 # Below the cap, CG stops at the usual inexact-Newton residual, or at CG_FLOOR times the stopping
 # threshold if that is larger (the residual is about the gradient after the step). On the path
 # above (C = 0.003 ... 0.1, tol 5e-4) the floor 0.5 cut its conjugate-gradient iterations from 324
@@ -93,7 +93,7 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         preconditioned by the Hessian's diagonal, with matrix products on threads in the
         matrix's float32: at SNLI scale it reaches the tolerance several times faster than
         newton-cg (saga stopped far from the optimum; lbfgs needs ~10x the products); on small
-        matrices its per-step overhead loses to newton-cg (README, "Performance").
+        matrices its per-step overhead loses to newton-cg (docs/performance.md).
     tol: stopping tolerance; None takes `SOLVER_TOL` for the solver.
     max_iter: Newton steps (epochs for sag/saga, iterations for lbfgs).
     warm_start: start from the weights of the previous fit (fitting along a grid of C, say).
@@ -157,7 +157,7 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         nearer last; or from zero; from the third on, from the secant through the previous
         two): the relative stopping rule stops every fit at the same
         gradient norm wherever it starts, so a warm fit ends as close to its optimum as a cold
-        one (README, "Performance"). Other solvers fit each C from zero: scikit-learn's rules
+        one (docs/performance.md). Other solvers fit each C from zero: scikit-learn's rules
         are absolute, and below `NEWTON_FROM_ROWS` rows cold fits are cheap.
         """
         X, classes, codes, solver = self._prepare(X, y)

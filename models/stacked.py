@@ -39,14 +39,14 @@ class StackedClassifier(ClassifierMixin, BaseEstimator):
         the out-of-fold predictions over the same folds (so no data beyond train is used).
     lr_columns: "all" (LR reads every column, as the plain `lr` model does) or "sparse" (only the
         indicator columns: the trees alone see the real values). "all" scored better by 5-fold CV
-        on SICK train (README, "The strongest baseline").
+        on SICK train (docs/models-and-runs.md, "The strongest baseline").
     blend: the weight of LR's own probabilities in the output, (1 - blend) * trees + blend * LR
         (0: the trees alone); 0.5 scored better than 0 by the same CV.
     cv: folds of the out-of-fold probabilities (and of choosing C).
     learning_rate, max_iter, max_leaf_nodes, min_samples_leaf, l2_regularization: of
         scikit-learn's HistGradientBoostingClassifier (no early stopping: every fit uses all
         training rows and is deterministic for a given random_state). Defaults chosen by 5-fold
-        CV on SICK train (README, "The strongest baseline").
+        CV on SICK train (docs/models-and-runs.md, "The strongest baseline").
     random_state: seeds the folds and the trees.
     n_jobs: worker processes for the out-of-fold LR fits, and OpenMP threads for the trees.
     Fitted: `lr_` (LogisticClassifier on all rows), `trees_` (the boosted trees), `n_iter_`, `C_`,

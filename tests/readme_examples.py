@@ -1,10 +1,10 @@
-"""README's example outputs, produced by the code: each is a command run in process, its output
-written between markers, so that README cannot go stale.
+"""The example outputs of README and of the guide's pages (docs/*.md), produced by the code: each
+is a command run in process, its output written between markers, so that no page can go stale.
 
     python -m tests.readme_examples --write     # regenerate every example (NLI_DATA_DIR for SICK ones)
     python -m tests.readme_examples --check     # what tests/test_readme.py checks
 
-In README an example is
+In a page an example is
 
     <!-- example: run --dataset sick --top-features 3 | grep top features for -->
     ```text
@@ -34,6 +34,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
+
+
+def documents() -> list[Path]:
+    """Every page that may hold examples: README and the guide's pages."""
+    return [README, *sorted((REPO / "docs").glob("*.md"))]
 SCRIPTS = {"run": ("experiments.run", "experiments/run.py"), "curve": ("learning_curves.run", "learning_curves/run.py"),
            "compare": ("experiments.compare", "experiments/compare.py")}
 BLOCK = re.compile(r"<!-- example: (?P<spec>.+?) -->\n```text\n(?P<body>.*?)```\n<!-- /example -->", re.S)
@@ -105,38 +110,43 @@ def normalized(body: str) -> str:
     return "\n".join(out)
 
 
-def check(text: str | None = None, *, with_corpora: bool) -> list[str]:
-    """The examples whose README block differs from what the code prints (a diff-ready message each)."""
-    text = README.read_text(encoding="utf-8") if text is None else text
+def check(text: str | None = None, *, with_corpora: bool, name: str = "README") -> list[str]:
+    """The examples whose block differs from what the code prints (a diff-ready message each): in
+    `text` (called `name`), or in every page when no text is given."""
+    if text is None:
+        return [problem for path in documents()
+                for problem in check(path.read_text(encoding="utf-8"), with_corpora=with_corpora,
+                                     name=str(path.relative_to(REPO)))]
     problems = []
     for example in examples(text):
         if example.needs_corpora and not with_corpora:
             continue
         fresh = produce(example)
         if normalized(fresh) != normalized(example.body):
-            problems.append(f"README's example `{example.spec}` is stale; python -m tests.readme_examples --write "
-                            f"rewrites it. README has:\n{example.body}\nthe code prints:\n{fresh}")
+            problems.append(f"{name}'s example `{example.spec}` is stale; python -m tests.readme_examples --write "
+                            f"rewrites it. {name} has:\n{example.body}\nthe code prints:\n{fresh}")
     return problems
 
 
 def write(with_corpora: bool) -> int:
-    text = README.read_text(encoding="utf-8")
     changed = 0
-    for example in reversed(examples(text)):
-        if example.needs_corpora and not with_corpora:
-            print(f"skipped (needs NLI_DATA_DIR): {example.spec}", file=sys.stderr)
-            continue
-        fresh = produce(example)
-        if fresh != example.body:
-            text = text[:example.start] + fresh + text[example.end:]
-            changed += 1
-    README.write_text(text, encoding="utf-8")
+    for path in documents():
+        text = path.read_text(encoding="utf-8")
+        for example in reversed(examples(text)):
+            if example.needs_corpora and not with_corpora:
+                print(f"skipped (needs NLI_DATA_DIR): {path.name}: {example.spec}", file=sys.stderr)
+                continue
+            fresh = produce(example)
+            if fresh != example.body:
+                text = text[:example.start] + fresh + text[example.end:]
+                changed += 1
+        path.write_text(text, encoding="utf-8")
     return changed
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--write", action="store_true", help="regenerate README's examples")
+    parser.add_argument("--write", action="store_true", help="regenerate the examples of README and the guide")
     parser.add_argument("--check", action="store_true", help="report stale examples (exit 1)")
     args = parser.parse_args(argv)
     with_corpora = bool(os.environ.get("NLI_DATA_DIR"))

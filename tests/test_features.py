@@ -1,8 +1,10 @@
 """Feature types: hand-computed values, sacrebleu equality, properties, and the estimator contract."""
 from __future__ import annotations
 
+import importlib
 import pickle
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -337,6 +339,54 @@ def test_contract(feature):
         feature.transform("A man sleeps.")
     with pytest.raises(ValueError, match="sequence of pairs"):
         feature.transform(TINY[0])
+
+
+def test_the_builtin_types_are_the_modules_of_features_types_one_each():
+    """A built-in feature type is one module in features/types/, named as the type, defining
+    that type and no other; every module there is registered."""
+    import features.types
+    from features.base import FeatureType
+    folder = Path(features.types.__file__).parent
+    assert sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__") == sorted(BUILTIN)
+    assert not [p for p in folder.iterdir() if p.is_dir() and p.name != "__pycache__"]
+    for name in BUILTIN:
+        kind = FEATURE_TYPES[name]
+        module = importlib.import_module(f"features.types.{name}")
+        assert kind.__module__ == module.__name__ and kind.name == name
+        defined = [v for v in vars(module).values()
+                   if isinstance(v, type) and issubclass(v, FeatureType) and v.__module__ == module.__name__]
+        assert defined == [kind]
+
+
+WORD_COUNT = """
+import numpy as np
+
+from features.base import DenseFeature
+
+
+class WordCount(DenseFeature):
+    name = "word_count"
+    columns = integer_columns = ("hypothesis_words",)
+
+    def _values(self, batch):
+        return batch.hypothesis.lengths.astype(np.float64)[:, None]
+"""
+
+
+def test_a_new_type_is_one_module_and_its_registration(tmp_path, monkeypatch):
+    # What adding a built-in type takes: the module (here written to a temporary folder) and the
+    # line `"word_count": WordCount` in FEATURE_TYPES; conftest restores the registry afterwards.
+    (tmp_path / "word_count.py").write_text(WORD_COUNT)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    FEATURE_TYPES["word_count"] = importlib.import_module("word_count").WordCount
+    featurizer = PairFeaturizer(features="unlexicalized,word_count", bins=0)
+    X = featurizer.fit_transform(TINY)
+    names = list(featurizer.get_feature_names_out())
+    assert X.shape == (len(TINY), len(names)) and "word_count:hypothesis_words" in names
+    column = X[:, names.index("word_count:hypothesis_words")].toarray().ravel()
+    lengths = np.array([len(p.hypothesis_tokens) for p in TINY], dtype=np.float64)
+    assert np.allclose(column, (lengths - lengths.mean()) / lengths.std())
+    assert resolve("lexicalized,word_count", ablate=["word_count"]) == list(GROUPS["lexicalized"])
 
 
 def test_unannotated_pairs_are_refused():

@@ -170,7 +170,7 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
 
 # Below this many training pairs, "auto" judges settings by k-fold CV on train when the training
 # split is larger than the dev split: the estimate then rests on more pairs, and choices are steadier
-# (README, "Choosing the defaults": bootstrap of the choice and simulated regret, SICK and GLUE RTE).
+# (docs/models-and-runs.md, "Choosing C": bootstrap of the choice and simulated regret, SICK and GLUE RTE).
 # Above it, CV would cost k fits per candidate for little gain: the dev split judges.
 CV_BELOW = 50_000
 

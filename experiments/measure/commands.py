@@ -1,4 +1,4 @@
-"""The README's SNLI-scale commands as a user types them, each run as a process on the generated
+"""The guide's SNLI-scale commands as a user types them, each run as a process on the generated
 corpus (train 550,152 pairs, dev 10,000) and timed from outside:
 
 - the main job, `experiments/run.py --dataset snli --ablate cross_bigrams`: wall time, peak RSS,

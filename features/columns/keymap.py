@@ -5,7 +5,7 @@ else it offers on millions of keys: faster than pandas' hash table (which is cac
 millions of distinct keys are in it) and several times faster than `np.argsort`. So most work
 here is one `np.sort` of keys *packed* with what must travel with them (a row number, or the
 position that makes the sort an argsort), after squeezing out the bit positions no key uses so
-that both fit in 63 bits (the README's Performance section has the measurements). Where they
+that both fit in 63 bits (docs/performance.md has the measurements). Where they
 cannot fit (vocabularies far beyond any NLI corpus), the same results come from pandas' hash
 table or a stable argsort.
 

@@ -168,7 +168,7 @@ def parse_sentences(sentences: Sequence[Tokens], *, trees: Sequence[str | None] 
 
     trees: per sentence, the corpus' bracketed constituency tree or None (SNLI and MultiNLI ship
       them: `Pair.premise_tree`); a tree whose leaves are not the sentence's tokens is ignored.
-      Parses read off trees agree with the parser's on ~90% of heads (README, "Performance").
+      Parses read off trees agree with the parser's on ~90% of heads (docs/performance.md).
     parser: anything with `name` and `parse(token tuples)` like SpacyParser (default one).
     progress: a progress bar for the sentences the parser parses; None: as `parse_progress` says.
     stats: receives `sentences` (distinct), `from_trees`, `memo`, `cached` and `parsed` counts.

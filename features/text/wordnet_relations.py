@@ -46,7 +46,7 @@ _POS_NUMBER = {prefix: POS_CODES.index(pos) for prefix, pos in COARSE_POS.items(
 # The hypernym depth of `substitutable`: EOP's WordnetLexicalResource chains SYNONYM and HYPERNYM
 # up to length 3 for its lemma + WordNet edit distance.
 SUBSTITUTION_DEPTH = 3
-# Default depth of the `hypernym` relation, chosen on dev data (README, table of defaults).
+# Default depth of the `hypernym` relation, chosen on dev data (docs/features.md, "Choosing the defaults").
 HYPERNYM_DEPTH = 3
 SENSES = ("all", "first")
 COHYPONYM_DEPTH = 1

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..base import CrossFeature
 from ..columns.encoding import WORD_BITS, Side
-from .cross_unigrams import CrossFeature
 
 _LOW = (1 << WORD_BITS) - 1
 

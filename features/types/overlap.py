@@ -13,7 +13,7 @@ class Overlap(DenseFeature):
     """Four real values per pair.
 
     count_all: hypothesis words covered by premise words; with count="clipped" (the default,
-        chosen on dev: see the README's table of defaults) each premise token covers one
+        chosen on dev: see the table of defaults, docs/features.md) each premise token covers one
         hypothesis token (multiset intersection, as BLEU's unigram matches), with
         count="positions" every hypothesis token whose word occurs in the premise counts.
     pct_all: count_all / hypothesis length (the possible overlap);

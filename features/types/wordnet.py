@@ -34,7 +34,7 @@ class WordNet(WordNetFeature):
     hypernym_depth: most steps up WordNet's hypernym hierarchy for `hypernym` (the hypothesis word
         is more general) and `hyponym` (None: no limit); the default, 3
         (features.text.wordnet_relations.HYPERNYM_DEPTH, also EOP's chaining length), was chosen on dev data
-        (README, table of defaults): 1 is clearly worse, from 2 on the figures level off.
+        (docs/features.md, "Choosing the defaults"): 1 is clearly worse, from 2 on the figures level off.
     cohyponym_depth: most steps up from each word to the hypersynset two co-hyponyms share
         (1: a shared direct hypernym; 2 gained nothing on dev).
     senses: "all" synsets of each lemma, or its "first" (most frequent) only; "all" scored better.

@@ -3,7 +3,7 @@
 A table of pairs is checked a column at a time: each column's type once, then each rule (null or
 undecodable text, over-long sentences, labels, ids) as one vectorized pass over the column; Python
 objects are made only for the values of the pairs kept. That is what makes a parquet copy of SNLI
-read several times faster than its JSON lines (README, Performance).
+read several times faster than its JSON lines (docs/performance.md).
 
 Rows are numbered from 0, as pyarrow, pandas and `datasets` number them: a pair without an id
 column has its row number as id, and a bad row is reported as `WHERE: row N: reason`.
