@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 INPUT_KINDS = ("matrix", "pairs")
+TARGETS = ("labels", "scores")  # what a model predicts: a class, or a number (a regressor)
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,15 @@ class ModelSpec:
     state: how a fitted model is kept in a model file (`models.state.EstimatorKind`); None:
         the kind is looked up by the class the factory builds (`models.sklearn_kinds`).
     describe: fitted model -> JSON-able facts for the run record and the report.
-    reference: a reference row (the majority class): reports read the other rows against it, and
-        a table that has it needs no separately computed reference.
+    reference: a reference row (the majority class; the mean score): reports read the other rows
+        against it, and a table that has it needs no separately computed reference.
+    target: "labels" (a classifier) or "scores" (a regressor); a run refuses a model whose target
+        is not its task's, unless the model names a `counterpart`.
+    counterpart: the registered model that plays this one's part for the other target (lr and
+        ridge, stacked and stacked_ridge, majority and mean): `--model lr` on a score task runs
+        ridge, and says so; tables of rows name one model for both kinds of task.
+    range_param: for a regressor, its parameter taking the task's (lowest, highest) score, which
+        its predictions are clipped to; the drivers set it from the task.
     """
 
     name: str
@@ -111,10 +119,15 @@ class ModelSpec:
     explain: Callable[[Any, Any], list] | None = None
     describe: Callable[[Any], dict] = field(default=_no_details)
     reference: bool = False
+    target: str = "labels"
+    counterpart: str | None = None
+    range_param: str | None = None
 
     def __post_init__(self):
         if self.input not in INPUT_KINDS:
             raise ValueError(f"ModelSpec.input must be one of {INPUT_KINDS}, got {self.input!r}")
+        if self.target not in TARGETS:
+            raise ValueError(f"ModelSpec.target must be one of {TARGETS}, got {self.target!r}")
 
     def __reduce_ex__(self, protocol):
         # A built-in spec is a registry entry every process has: pickled by name, so its

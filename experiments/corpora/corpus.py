@@ -11,6 +11,7 @@ from typing import Callable, Mapping
 from features.labels import is_two_class
 
 from .readers.common import SplitData, gc_paused
+from .task import Task
 
 DEFAULT_DATA_DIR = "data"
 
@@ -74,16 +75,17 @@ READ_FROM: dict[str, Callable[..., Corpus]] = {}
 class Corpus:
     """A named corpus.
 
+    task: what it asks of a model (`corpora.task.Task`: labels or scores, and the metrics); a
+        label set (or None: learned from the training split) stands for a task judged by accuracy.
     files: split -> candidate paths relative to the data directory (first found wins).
     reader: (path, dataset, split, on_bad_row) -> SplitData.
-    labels: the label set, or None when it is learned from the training split (custom).
     dev_split: the split used for model selection, or None (e.g. RTE-3, which has no dev file).
     hub: its copy on the Hugging Face hub, read with `via("hf")` (`--source hf`), or None.
     """
 
     name: str
     description: str
-    labels: tuple[str, ...] | None
+    task: Task | tuple[str, ...] | None
     files: Mapping[str, tuple[str, ...]]
     reader: Callable[..., SplitData] | None = None
     generate: Callable[[str], SplitData] | None = None
@@ -93,6 +95,15 @@ class Corpus:
     # split -> the download source of a split that comes from a file of its own (SNLI's test_hard)
     split_downloads: Mapping[str, str] | None = None
     hub: HubCopy | None = None
+
+    def __post_init__(self):
+        if not isinstance(self.task, Task):
+            object.__setattr__(self, "task", Task.classification(self.task))
+
+    @property
+    def labels(self) -> tuple[str, ...] | None:
+        """The label set (None for a score task, or where it is learned from the training split)."""
+        return self.task.labels
 
     @property
     def stem(self) -> str:

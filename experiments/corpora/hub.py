@@ -490,7 +490,7 @@ def hub_copy_corpus(corpus: Corpus, *, splits: Mapping[str, str | None] | None =
             parts[ours_for[role]] = named_parts(value, list(opened.splits), role, opened.address)
     _add_other_splits(parts, opened)
     return HubCorpus(corpus.name, f"{corpus.description}; read from the Hugging Face hub ({copy.address})",
-                     corpus.labels, {s: () for s in parts}, dev_split=ours_for["dev"] if ours_for["dev"] in parts
+                     corpus.task, {s: () for s in parts}, dev_split=ours_for["dev"] if ours_for["dev"] in parts
                      else None, test_split=ours_for["test"] if ours_for["test"] in parts else None,
                      hub=copy, address=opened.address, hub_name=copy.name, hub_config=copy.config, revision=revision,
                      parts=parts, columns={"premise": copy.premise, "hypothesis": copy.hypothesis, "label": "label",
