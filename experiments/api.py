@@ -69,7 +69,8 @@ class RunResult:
     def examples(self, name: str | None = None, k: int = 3):
         """Every scored pair of a row as a pandas DataFrame: id, premise, hypothesis, gold,
         predicted, correct, confidence, and the k features that pushed the model most toward its
-        prediction, with their values and contributions."""
+        prediction, with their values and contributions. For a score task: id, premise,
+        hypothesis, gold, predicted, error (absolute), and the k features that moved the score most."""
         import pandas as pd
 
         from .engine.explanations import explain_examples
@@ -78,7 +79,7 @@ class RunResult:
         s = outcome.scored
         predictor = outcome.predictor
         table = explain_examples(predictor.spec, predictor.model, predictor.featurizer, predictor.columns, s["X"],
-                                 s["gold"], s["predicted"], s["pairs"], k=k)
+                                 s["gold"], s["predicted"], s["pairs"], k=k, task=predictor.task)
         return pd.DataFrame(table)
 
     def compare(self, a: str, b: str, *, resamples: int = 10_000) -> "Comparison":
@@ -148,12 +149,29 @@ def compare(a, b, *, row_a: str | None = None, row_b: str | None = None, resampl
     if pa["split"] != pb["split"]:
         raise UsageError(f"A was scored on {pa['split']}, B on {pb['split']}")
     same_data(record_a, record_b, pa["split"])
+    task_a, task_b = _task_of(record_a), _task_of(record_b)
+    if task_a != task_b:
+        raise UsageError(f"A and B were judged as different tasks ({task_a.describe()}; {task_b.describe()})")
     try:
-        result = compare_predictions(pa, pb, resamples=resamples)
+        result = compare_predictions(pa, pb, resamples=resamples, task=task_a)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     result.update(a=what_a, b=what_b, split=pa["split"])
     return Comparison(result)
+
+
+def _task_of(record: dict):
+    """The task a run record was judged as (records from before tasks: labels, by accuracy)."""
+    from .corpora.task import NLI, Task
+    raw = record.get("task")
+    if not raw:
+        return NLI
+    try:
+        return Task(raw["target"], None if raw.get("labels") is None else tuple(raw["labels"]), raw.get("positive"),
+                    None if raw.get("score_range") is None else tuple(raw["score_range"]), tuple(raw["metrics"]),
+                    raw["select_by"], bool(raw.get("single_sentence", False)))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise UsageError(f"the record's task is not a task this suite declares ({exc})") from None
 
 
 def run(**options) -> RunResult:

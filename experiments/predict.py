@@ -83,6 +83,8 @@ def _predict(args, given: dict, output) -> int:
         input_name = path.name
         has = lambda name: has_column(path, name)  # noqa: E731
     proba_wanted = output(args, "proba")
+    if proba_wanted and predictor.task.is_scores:
+        raise UsageError(f"a {predictor.model_name} model predicts scores, which have no probabilities; drop --proba")
     if proba_wanted and not hasattr(predictor.model, "predict_proba"):
         raise UsageError(f"a {predictor.model_name} model has no probabilities; drop --proba")
     # The columns and label map the model was trained with (columns the input has), unless the
@@ -123,7 +125,9 @@ def _predict(args, given: dict, output) -> int:
                   "as they were in training", file=sys.stderr)
         pairs = mapped
     pairs = annotate(pairs, jobs=config.jobs, lemmas=predictor.needs_lemmas, progress=config.progress)
-    predictions = [str(x) for x in predictor.predict(pairs)]
+    task = predictor.task
+    predicted = predictor.predict(pairs)
+    predictions = [float(x) for x in predicted] if task.is_scores else [str(x) for x in predicted]
     proba = predictor.predict_proba(pairs) if proba_wanted else None
     atomic_write(out, format_table(out, *prediction_rows(pairs, predictions, proba)))
     gold = [p.label for p in pairs]
@@ -131,7 +135,17 @@ def _predict(args, given: dict, output) -> int:
     if pairs and all(g is not None for g in gold):
         if predictor.two_class:
             gold = [two_class(g) for g in gold]
-        message += f"; accuracy against the input's labels: {100 * np.mean(np.array(gold) == np.array(predictions)):.1f}%"
+        if task.by_accuracy:
+            message += (f"; accuracy against the input's labels: "
+                        f"{100 * np.mean(np.array(gold) == np.array(predictions)):.1f}%")
+        else:
+            try:
+                figures = task.score(task.targets(gold), np.asarray(predictions, dtype=task.targets(gold).dtype))
+            except ValueError as exc:
+                raise UsageError(f"{input_name}: its gold column cannot be scored ({exc})") from None
+            from experiments.corpora.task import METRICS
+            message += (f"; against the input's {'scores' if task.is_scores else 'labels'}: "
+                        + ", ".join(f"{METRICS[name].title} {100 * value:.1f}" for name, value in figures.items()))
     print(message)
     return 0
 

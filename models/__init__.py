@@ -3,16 +3,20 @@
 MODELS maps the `--model` names to specs (`models.spec.ModelSpec`); adding a model is one
 module with the estimator and its spec, plus one `register_model` line here.
 """
-from . import edit_distance, logistic, majority, stacked
+from . import edit_distance, logistic, majority, mean, ridge, stacked
 from .common import TrainingDataError
 from .edit_distance import EditDistanceClassifier
 from .logistic import C_GRID, LogisticClassifier
 from .majority import MajorityClassifier
+from .mean import MeanRegressor
+from .ridge import ALPHA_GRID, RidgeRegressor
 from .spec import ModelSpec, Tuning
-from .stacked import StackedClassifier
+from .stacked import StackedClassifier, StackedRegressor
 
 MODELS: dict[str, ModelSpec] = {}
 DEFAULT_MODEL = "lr"
+# The model a run fits when --model is not given, per target; rows of these go unprefixed in tables.
+DEFAULT_MODELS = {"labels": DEFAULT_MODEL, "scores": "ridge"}
 
 
 def register_model(spec: ModelSpec, *, replace: bool = False) -> ModelSpec:
@@ -24,7 +28,7 @@ def register_model(spec: ModelSpec, *, replace: bool = False) -> ModelSpec:
 
 
 def unregister_model(name: str) -> None:
-    if name == DEFAULT_MODEL:
+    if name in DEFAULT_MODELS.values():
         raise ValueError(f"cannot unregister the default model {name!r}")
     MODELS.pop(name, None)
 
@@ -40,6 +44,10 @@ register_model(logistic.SPEC)
 register_model(edit_distance.SPEC)
 register_model(majority.SPEC)
 register_model(stacked.SPEC)
+register_model(ridge.SPEC)
+register_model(stacked.REGRESSOR_SPEC)
+register_model(mean.SPEC)
 
-__all__ = ["C_GRID", "DEFAULT_MODEL", "EditDistanceClassifier", "LogisticClassifier", "MODELS", "MajorityClassifier",
-           "ModelSpec", "StackedClassifier", "TrainingDataError", "Tuning", "get_model", "register_model", "unregister_model"]
+__all__ = ["ALPHA_GRID", "C_GRID", "DEFAULT_MODEL", "DEFAULT_MODELS", "EditDistanceClassifier", "LogisticClassifier", "MODELS",
+           "MajorityClassifier", "MeanRegressor", "ModelSpec", "RidgeRegressor", "StackedClassifier", "StackedRegressor",
+           "TrainingDataError", "Tuning", "get_model", "register_model", "unregister_model"]

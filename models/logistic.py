@@ -782,6 +782,7 @@ SPEC = ModelSpec(
     tuning=Tuning(grid={"C": C_GRID}, extend={"C": C_LIMITS}, path="C"),
     hyperparameters={"C": C_VALUE},
     state=STATE,
+    counterpart="ridge",
     weights=LogisticClassifier.class_weights,
     describe=lambda model: {"solver": model.solver_, "iterations": model.n_iter_, "converged": model.converged_,
                             **({"warm_from_C": model.start_C_} if getattr(model, "start_C_", None) is not None

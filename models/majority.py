@@ -68,4 +68,5 @@ SPEC = ModelSpec(
     state=STATE,
     describe=lambda model: {"majority_label": str(model.majority_)},
     reference=True,
+    counterpart="mean",
 )

@@ -32,7 +32,8 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.ensemble import ExtraTreesClassifier, HistGradientBoostingClassifier, RandomForestClassifier
+from sklearn.ensemble import (ExtraTreesClassifier, HistGradientBoostingClassifier, HistGradientBoostingRegressor,
+                              RandomForestClassifier)
 from sklearn.ensemble._hist_gradient_boosting.binning import _BinMapper
 from sklearn.ensemble._hist_gradient_boosting.common import PREDICTOR_RECORD_DTYPE, X_BITSET_INNER_DTYPE
 from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
@@ -490,6 +491,50 @@ def _hist_gradient_boosting() -> EstimatorKind:
         _refuse(not isinstance(estimator.loss, str), "its loss is a loss object, not 'log_loss'")
 
     return _kind(HistGradientBoostingClassifier, fields, restore, check=check, ready=ready)
+
+
+def _hist_gradient_boosting_regressor() -> EstimatorKind:
+    """HistGradientBoostingRegressor with the squared error: one tree per iteration, a scalar
+    baseline, numerical splits only (kept as part of the suite's stacked regressor)."""
+    fields = {"n_features_in_": WIDTH,
+              "_baseline_prediction": Array("float64", (1, 1)),
+              "_predictors": Many(Many(Part(PREDICTOR), size="n_trees_per_iteration"))}
+
+    def check(values, sizes):
+        require(sizes["n_trees_per_iteration"] == 1, "a regressor has one tree per iteration")
+        reach = abs(float(values["_baseline_prediction"][0, 0]))
+        with np.errstate(over="ignore"):
+            for (predictor,) in values["_predictors"]:
+                nodes = predictor.nodes
+                reach += np.abs(nodes["value"][nodes["is_leaf"] == 1]).max()
+        require(np.isfinite(reach), "the leaf values can add up to infinity")
+
+    def restore(estimator, values, sizes):
+        if not isinstance(estimator, HistGradientBoostingRegressor):
+            raise ValueError(f"a HistGradientBoostingRegressor state cannot be restored into a {type(estimator).__name__}")
+        _refuse(estimator.loss != "squared_error", "the estimator's loss is not 'squared_error'")
+        n_features = sizes["n_features"]
+        set_fitted(estimator, {
+            "n_features_in_": n_features, "n_trees_per_iteration_": 1,
+            "_baseline_prediction": values["_baseline_prediction"], "_predictors": values["_predictors"],
+            "_n_features": n_features, "is_categorical_": None, "_preprocessor": None,
+            "_is_categorical_remapped": None, "_bin_mapper": _numerical_bin_mapper(estimator, n_features)})
+        estimator._loss = estimator._get_loss(sample_weight=None)
+        return estimator
+
+    def ready(estimator):
+        check_is_fitted(estimator)
+        categorical = estimator.is_categorical_
+        _refuse(estimator._preprocessor is not None or (categorical is not None and np.any(categorical)),
+                "it has categorical features (their category bitsets are not kept)")
+        _refuse(estimator.loss != "squared_error", "its loss is not 'squared_error'")
+
+    schema = Schema(HistGradientBoostingRegressor.__name__, fields, check=check,
+                    build=lambda values, sizes: restore(HistGradientBoostingRegressor(), values, sizes))
+    return EstimatorKind(HistGradientBoostingRegressor, schema, restore, ready)
+
+
+HIST_GRADIENT_BOOSTING_REGRESSOR = _hist_gradient_boosting_regressor().schema
 
 
 def _numerical_bin_mapper(estimator, n_features: int) -> _BinMapper:

@@ -1,22 +1,26 @@
-"""A stacked model: gradient-boosted trees over the real-valued columns and the out-of-fold
-probabilities of logistic regression on the sparse indicator columns."""
+"""Stacked models: gradient-boosted trees over the real-valued columns and the out-of-fold
+probabilities of logistic regression on the sparse indicator columns (`StackedClassifier`), or,
+for a score task, the out-of-fold predictions of ridge regression (`StackedRegressor`)."""
 from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.ensemble import HistGradientBoostingClassifier
-from sklearn.model_selection import StratifiedKFold, cross_val_predict
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.ensemble import HistGradientBoostingClassifier, HistGradientBoostingRegressor
+from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from features.storage.schema import Array, Float, Int, Mapping_, Part, Schema, StateError, require, set_fitted
+from features.storage.schema import Array, Float, Int, Mapping_, Optional, Part, Schema, StateError, require, set_fitted
 
 from .common import check_training_labels
 from .logistic import C_GRID
 from .logistic import STATE as LOGISTIC_STATE
 from .logistic import LogisticClassifier
-from .sklearn_kinds import HIST_GRADIENT_BOOSTING
+from .ridge import ALPHA_GRID
+from .ridge import STATE as RIDGE_STATE
+from .ridge import RidgeRegressor, _checked_range
+from .sklearn_kinds import HIST_GRADIENT_BOOSTING, HIST_GRADIENT_BOOSTING_REGRESSOR
 from .spec import ModelSpec
 from .state import CLASSES, EstimatorKind
 
@@ -246,4 +250,162 @@ SPEC = ModelSpec(
     real_valued_param="dense_columns",
     state=STATE,
     describe=_describe,
+    counterpart="stacked_ridge",
+)
+
+
+class StackedRegressor(RegressorMixin, BaseEstimator):
+    """The stacked model for score tasks: gradient-boosted regression trees over [real-valued
+    columns, the out-of-fold ridge prediction], blended with ridge's own prediction.
+
+    Ridge (`RidgeRegressor`) reads every column (`lr_columns`'s "all", as the plain `ridge`
+    model does) or only the indicator columns ("sparse"); the trees read the real-valued columns
+    plus ridge's out-of-fold prediction (`cross_val_predict` over `cv` shuffled folds), so they
+    never see ridge's training-set fit. At predict time ridge is the one fitted on all rows.
+
+    dense_columns: as `StackedClassifier`'s (set by the drivers from the featurizer).
+    alpha: ridge's regularization; None: chosen in `fit` from `alpha_grid` by the out-of-fold
+        mean squared error over the same folds (no data beyond train).
+    score_range: (lowest, highest) of the task's scores; predictions are clipped to it (set by
+        the drivers from the task).
+    ridge_columns, blend, cv, learning_rate, max_iter, max_leaf_nodes, min_samples_leaf,
+    l2_regularization, random_state, n_jobs: as `StackedClassifier`'s (for ridge in place of LR).
+    Fitted: `ridge_`, `trees_`, `alpha_`, `ridge_errors_` (alpha -> out-of-fold mean squared
+    error), `dense_mask_`, `range_`, `n_iter_`.
+    """
+
+    def __init__(self, *, dense_columns=None, alpha: float | None = None, alpha_grid=ALPHA_GRID,
+                 score_range: tuple[float, float] | None = None, ridge_columns: str = "all", blend: float = 0.5,
+                 cv: int = 5, learning_rate: float = 0.05, max_iter: int = 200, max_leaf_nodes: int = 15,
+                 min_samples_leaf: int = 20, l2_regularization: float = 1.0, random_state: int = 0,
+                 n_jobs: int | None = 1):
+        self.dense_columns = dense_columns
+        self.alpha = alpha
+        self.alpha_grid = alpha_grid
+        self.score_range = score_range
+        self.ridge_columns = ridge_columns
+        self.blend = blend
+        self.cv = cv
+        self.learning_rate = learning_rate
+        self.max_iter = max_iter
+        self.max_leaf_nodes = max_leaf_nodes
+        self.min_samples_leaf = min_samples_leaf
+        self.l2_regularization = l2_regularization
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    _mask = StackedClassifier._mask
+    _threads = StackedClassifier._threads
+
+    def fit(self, X, y):
+        if self.ridge_columns not in ("sparse", "all"):
+            raise ValueError(f"ridge_columns must be 'sparse' or 'all', got {self.ridge_columns!r}")
+        if not 0 <= self.blend <= 1:
+            raise ValueError(f"blend must be between 0 and 1, got {self.blend!r}")
+        X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True)
+        y = np.asarray(y, dtype=np.float64)
+        self.dense_mask_ = self._mask(X)
+        self.range_ = _checked_range(self.score_range)
+        dense, sparse_part = self._split(X)
+        splits = list(KFold(max(2, min(self.cv, len(y))), shuffle=True, random_state=self.random_state)
+                      .split(np.zeros(len(y))))
+        grid = [self.alpha] if self.alpha is not None else sorted(self.alpha_grid)
+        self.ridge_errors_, best = {}, None
+        for alpha in grid:
+            predicted = cross_val_predict(RidgeRegressor(alpha=alpha), sparse_part, y, cv=splits, n_jobs=self.n_jobs)
+            error = float(np.mean((predicted - y) ** 2))
+            self.ridge_errors_[alpha] = error
+            if best is None or error < best[1]:  # ties keep the smaller alpha
+                best = (alpha, error, predicted)
+        self.alpha_, _, out_of_fold = best
+        self.trees_ = HistGradientBoostingRegressor(
+            learning_rate=self.learning_rate, max_iter=self.max_iter, max_leaf_nodes=self.max_leaf_nodes,
+            min_samples_leaf=self.min_samples_leaf, l2_regularization=self.l2_regularization,
+            early_stopping=False, random_state=self.random_state)
+        with self._threads():
+            self.trees_.fit(np.hstack([dense, out_of_fold[:, None]]), y)
+        self.ridge_ = RidgeRegressor(alpha=self.alpha_).fit(sparse_part, y)
+        self.n_iter_ = self.trees_.n_iter_
+        return self
+
+    def _split(self, X):
+        mask = self.dense_mask_
+        dense = X[:, np.flatnonzero(mask)]
+        dense = dense.toarray() if sp.issparse(dense) else np.asarray(dense)
+        sparse_part = X if self.ridge_columns == "all" else X[:, np.flatnonzero(~mask)]
+        return dense.astype(np.float64), sparse_part
+
+    def predict(self, X):
+        check_is_fitted(self, "trees_")
+        X = validate_data(self, X, reset=False, accept_sparse="csr", dtype=[np.float64, np.float32])
+        dense, sparse_part = self._split(X)
+        ridge = self.ridge_.predict(sparse_part)
+        with self._threads():
+            trees = self.trees_.predict(np.hstack([dense, ridge[:, None]]))
+        scores = (1 - self.blend) * trees + self.blend * ridge
+        return scores if self.range_ is None else np.clip(scores, *self.range_)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+def _describe_regressor(model) -> dict:
+    return {"chosen_inside": {"alpha": model.alpha_}, "ridge_alpha": model.alpha_,
+            "ridge_out_of_fold_mse": model.ridge_errors_[model.alpha_],
+            "dense_columns": int(model.dense_mask_.sum()), "trees": int(model.trees_.n_iter_)}
+
+
+def _check_regressor_state(values, sizes) -> None:
+    n_dense = int(values["dense_mask_"].sum())
+    require(values["trees_"].n_features_in_ == n_dense + 1,
+            f"the trees read {values['trees_'].n_features_in_} columns, not the {n_dense} real-valued columns "
+            "and ridge's prediction")
+    require(values["alpha_"] in values["ridge_errors_"], "its alpha has no out-of-fold error")
+    if values["range_"] is not None:
+        require(values["range_"][0] < values["range_"][1], "its score range is not (lowest, highest)")
+
+
+def _restore_regressor(estimator, values, sizes):
+    n_sparse = sizes["n_features"] if estimator.ridge_columns == "all" else int((~values["dense_mask_"]).sum())
+    if values["ridge_"].n_features_in_ != n_sparse:
+        raise StateError(f"its ridge regression reads {values['ridge_'].n_features_in_} columns, not the "
+                         f"{n_sparse} that ridge_columns={estimator.ridge_columns!r} gives it")
+    values = dict(values)
+    if values["range_"] is not None:
+        values["range_"] = (float(values["range_"][0]), float(values["range_"][1]))
+    return set_fitted(estimator, values)
+
+
+class _Errors(_Scores):
+    """alpha -> out-of-fold mean squared error."""
+
+    def __init__(self):
+        Mapping_.__init__(self, Float(lo=0.0))
+
+
+REGRESSOR_STATE = EstimatorKind(StackedRegressor, Schema("StackedRegressor", {
+    "n_features_in_": Int(size="n_features"),
+    "dense_mask_": _Mask(),
+    "ridge_": Part(RIDGE_STATE.schema, free=("n_features",)),
+    "trees_": Part(HIST_GRADIENT_BOOSTING_REGRESSOR, bind=lambda sizes: {"n_features": sizes["n_dense"] + 1}),
+    "alpha_": Float(lo=0.0),
+    "ridge_errors_": _Errors(),
+    "range_": Optional(Array("float64", (2,))),
+    "n_iter_": Int(),
+}, check=_check_regressor_state), restore=_restore_regressor)
+
+REGRESSOR_SPEC = ModelSpec(
+    name="stacked_ridge",
+    factory=StackedRegressor,
+    title="boosted trees over real-valued features + out-of-fold ridge",
+    input="matrix",
+    target="scores",
+    counterpart="stacked",
+    min_classes=1,
+    real_valued_param="dense_columns",
+    range_param="score_range",
+    state=REGRESSOR_STATE,
+    describe=_describe_regressor,
 )

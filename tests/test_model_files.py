@@ -34,7 +34,7 @@ USER_KINDS = {
     "logistic": (lambda: LogisticRegression(C=0.5), None),
     "linear_svc": (lambda: LinearSVC(C=0.1), None),
     "sgd": (lambda: SGDClassifier(loss="log_loss", max_iter=50, tol=None, random_state=0), None),
-    "ridge": (lambda: RidgeClassifier(), None),
+    "ridge_classifier": (lambda: RidgeClassifier(), None),
     "perceptron": (lambda: Perceptron(max_iter=20, random_state=0), None),
     "multinomial_nb": (lambda: MultinomialNB(), None),
     "bernoulli_nb": (lambda: BernoulliNB(), None),

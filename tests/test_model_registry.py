@@ -85,7 +85,7 @@ def test_a_registered_model_draws_a_learning_curve(registered, tmp_path):
 def test_names_are_checked(registered):
     with pytest.raises(ValueError, match="already taken"):
         register_model(ModelSpec(name="nearest_mean", factory=NearestMean, title="another"))
-    with pytest.raises(ValueError, match="unknown model 'nope'; choose from lr, edit_distance, majority, stacked, nearest_mean"):
+    with pytest.raises(ValueError, match="unknown model 'nope'; choose from lr, edit_distance, majority, stacked, ridge, stacked_ridge, mean, nearest_mean"):
         get_model("nope")
     with pytest.raises(ValueError, match="input must be one of"):
         ModelSpec(name="x", factory=NearestMean, title="x", input="images")

@@ -133,7 +133,9 @@ def test_model_file_holds_only_data(saved):
         head = json.loads(handle.metadata()[MODEL_FORMAT])
         dtypes = {str(handle.get_tensor(name).dtype) for name in handle.keys()}
     assert dtypes <= {"float64", "float32", "int64", "int32", "bool", "uint8"}
-    assert head["labels"] == ["entailment", "neutral", "contradiction"] and head["format_version"] == 4
+    assert head["labels"] == ["entailment", "neutral", "contradiction"] and head["format_version"] == 5
+    assert head["task"] == {"target": "labels", "positive": None, "score_range": None, "metrics": ["accuracy"],
+                            "select_by": "accuracy", "single_sentence": False}
     assert head["estimator"]["kind"] == "LogisticClassifier" and head["hyperparameters"] == {"C": 0.3}
     assert not path.read_bytes().startswith(b"\x80")
 

@@ -80,7 +80,9 @@ class RunOutputs:
         if self.plots:
             from experiments.engine.rows import plan_rows
             from experiments.reports.plots import plot_names
-            plan.directory(self.plots, "--plots", plot_names([r.name for r in plan_rows(config, config.corpus())]))
+            corpus = config.corpus()
+            plan.directory(self.plots, "--plots", plot_names([r.name for r in plan_rows(config, corpus)],
+                                                             scores=corpus.task.is_scores))
         for name, directory in self.prediction_dirs.items():
             plan.directory(directory, f"--{FORMATS[name].option.replace('_', '-')}", self._prediction_files(config, name))
         plan.check(inputs)

@@ -33,6 +33,16 @@ from .selection import judge
 from .splits import labels_of
 
 CSV_FIELDS = ("config", "size", "requested_size", "seed", "train_accuracy", "eval_accuracy", "fit_seconds", "chosen")
+
+
+def csv_fields(metric: str = "accuracy") -> tuple[str, ...]:
+    """The columns of curve.csv: a point's training and evaluation figures are named by the
+    task's selection metric (`train_accuracy`, `eval_accuracy`; `eval_f1`, `eval_mean_of_pearson_spearman`)."""
+    return tuple(f.replace("accuracy", metric) for f in CSV_FIELDS)
+
+
+def _figures(metric: str) -> tuple[str, str]:
+    return f"train_{metric}", f"eval_{metric}"
 SAMPLING = "numpy.random.default_rng([seed, size]), without replacement; sizes >= the split are the whole split"
 
 
@@ -83,9 +93,10 @@ def fit_point(point: Point, row: Row, shared_prepared, config: RunConfig) -> dic
     outcome = run_row(row, prepared, config, 1, sample=sample(n_train, point.size, point.seed), keep=False)
     result = outcome.result
     chosen = result.get("selection", {}).get("chosen", {})
+    metric = prepared.data.corpus.task.selection_metric
+    train, evaluation = _figures(metric)
     return {"config": point.config, "size": point.size, "requested_size": point.requested, "seed": point.seed,
-            "train_accuracy": result["metrics"]["train"]["accuracy"],
-            "eval_accuracy": result["metrics"][prepared.data.eval_name]["accuracy"],
+            train: result["metrics"]["train"][metric], evaluation: result["metrics"][prepared.data.eval_name][metric],
             "fit_seconds": result["seconds"], "chosen": ", ".join(f"{k}={v}" for k, v in chosen.items())}
 
 
@@ -123,12 +134,14 @@ def learning_curve(config: RunConfig, out: Path | str | None = None, *, overwrit
         log(note)
     signature = {"suite_version": __version__, "eval_split": data.eval_name, "files": data.files,
                  "options": config.signature()}
+    task = data.corpus.task
+    metric = task.selection_metric
     done: dict = {}
     csv_path = None
     if out is not None:
         out = Path(out)
         csv_path = out / "curve.csv"
-        done = _resume(out, signature, overwrite, log)
+        done = _resume(out, signature, overwrite, log, metric)
     names = [r.name for r in rows]
     by_name = {r.name: r for r in rows}
     points = plan(names, sizes, config.seeds)
@@ -151,12 +164,13 @@ def learning_curve(config: RunConfig, out: Path | str | None = None, *, overwrit
                             (p.seed == point["seed"] or p.size >= n_train):
                         done[p.key] = {**point, "seed": p.seed, "requested_size": p.requested}
                 if csv_path is not None:
-                    write_points(csv_path, list(done.values()), names)
+                    write_points(csv_path, list(done.values()), names, metric)
     chosen = [done[p.key] for p in points]
-    table = aggregate(chosen, n_train)
+    table = aggregate(chosen, n_train, metric)
     reference = majority_reference(rows, data, config)
-    classes = len(set(labels_of(data.train, rows[0].two_class)))
+    classes = None if task.is_scores else len(set(labels_of(data.train, rows[0].two_class)))
     record = {"dataset": corpus.name, "eval_split": data.eval_name, "train_pairs": n_train, "classes": classes,
+              "task": task.record(), "metric": metric,
               "eval_pairs": len(data.evaluation), "configs": names,
               "titles": {r.name: r.title for r in rows}, "sizes": [s for s, _ in sizes], "seeds": config.seeds,
               "notes": notes, "curve": table, "reference": reference, "points_computed": len(unique),
@@ -176,7 +190,7 @@ def tuning_judges(rows, sizes: list[int], tune_on: str, n_selection: int | None)
             for row in rows if row.spec.tuning is not None}
 
 
-def _resume(out: Path, signature: dict, overwrite: bool, log) -> dict:
+def _resume(out: Path, signature: dict, overwrite: bool, log, metric: str = "accuracy") -> dict:
     """Points of an earlier run with the same signature (run.json), else {} (or refuse)."""
     out.mkdir(parents=True, exist_ok=True)
     sig_path, csv_path = out / "run.json", out / "curve.csv"
@@ -199,7 +213,7 @@ def _resume(out: Path, signature: dict, overwrite: bool, log) -> dict:
                              "use another --out, or pass --overwrite to discard them")
         csv_path.unlink()
     write_json_atomic(sig_path, signature)
-    done, dropped = read_points(csv_path)
+    done, dropped = read_points(csv_path, metric)
     if dropped:
         log(f"{csv_path}: {dropped} malformed line(s) dropped (an interrupted write); those points are recomputed")
     return done
@@ -218,9 +232,10 @@ def _differences(earlier, now) -> str:
     return "differs in " + ", ".join(keys) if keys else "differs"
 
 
-def read_points(path: Path) -> tuple[dict, int]:
+def read_points(path: Path, metric: str = "accuracy") -> tuple[dict, int]:
     """Finished points keyed by (config, size, seed), and how many malformed lines were dropped
     (e.g. a line cut short when a run was interrupted)."""
+    train, evaluation = _figures(metric)
     done, dropped = {}, 0
     if not path.exists():
         return done, dropped
@@ -230,9 +245,8 @@ def read_points(path: Path) -> tuple[dict, int]:
             for row in csv.DictReader(handle):
                 try:
                     row = {"config": row["config"], "size": int(row["size"]), "requested_size": row["requested_size"],
-                           "seed": int(row["seed"]), "train_accuracy": float(row["train_accuracy"]),
-                           "eval_accuracy": float(row["eval_accuracy"]), "fit_seconds": float(row["fit_seconds"]),
-                           "chosen": row["chosen"]}
+                           "seed": int(row["seed"]), train: float(row[train]), evaluation: float(row[evaluation]),
+                           "fit_seconds": float(row["fit_seconds"]), "chosen": row["chosen"]}
                 except (KeyError, TypeError, ValueError):
                     dropped += 1
                     continue
@@ -243,18 +257,19 @@ def read_points(path: Path) -> tuple[dict, int]:
     return done, dropped
 
 
-def write_points(path: Path, rows: list[dict], order: list[str] = ()) -> None:
+def write_points(path: Path, rows: list[dict], order: list[str] = (), metric: str = "accuracy") -> None:
     """Rewrite the CSV atomically with every point, sorted by config (in `order`), size and seed."""
     from features.storage.atomic import atomic_open
     rank = {name: i for i, name in enumerate(order)}
+    fields = csv_fields(metric)
     with atomic_open(path) as handle:
-        writer = csv.DictWriter(handle, fieldnames=CSV_FIELDS)
+        writer = csv.DictWriter(handle, fieldnames=fields)
         writer.writeheader()
         for row in sorted(rows, key=lambda r: (rank.get(r["config"], len(rank)), r["config"], r["size"], r["seed"])):
-            writer.writerow({k: row[k] for k in CSV_FIELDS})
+            writer.writerow({k: row[k] for k in fields})
 
 
-def aggregate(rows: list[dict], n_train: int | None = None) -> dict:
+def aggregate(rows: list[dict], n_train: int | None = None, metric: str = "accuracy") -> dict:
     """{config: [{size, requested_size, seeds, eval mean/std, train mean/std, fit seconds mean}]}.
 
     n_train: the training split's size; a point of that size is one fit recorded for every seed,
@@ -265,8 +280,9 @@ def aggregate(rows: list[dict], n_train: int | None = None) -> dict:
         for size in sorted({r["size"] for r in rows if r["config"] == config}):
             group = [r for r in rows if r["config"] == config and r["size"] == size]
             fits = group[:1] if size == n_train else group
-            ev = np.array([r["eval_accuracy"] for r in fits])
-            tr = np.array([r["train_accuracy"] for r in fits])
+            train, evaluation = _figures(metric)
+            ev = np.array([r[evaluation] for r in fits])
+            tr = np.array([r[train] for r in fits])
             points.append({"size": size, "requested_size": group[0]["requested_size"], "seeds": len(fits),
                            "eval_mean": float(ev.mean()), "eval_std": float(ev.std()),
                            "train_mean": float(tr.mean()), "train_std": float(tr.std()),

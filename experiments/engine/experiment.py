@@ -19,8 +19,10 @@ import features
 from features.featurizer import PairFeaturizer, featurize_progress
 from features.labels import NLI2, NLI3
 from models import majority
+from models import mean as mean_model
 from models.common import check_training_labels
 from models.majority import MajorityClassifier
+from models.mean import MeanRegressor
 
 from ..breakdowns.artifacts import read_artifacts
 from ..outputs.model_files import Predictor
@@ -29,14 +31,14 @@ from ..version import __version__
 from . import kept_values
 from .config import RunConfig
 from .errors import UsageError
-from .explanations import top_features
-from .metrics import evaluate
+from .explanations import classes_of, top_features
+from .metrics import evaluate, evaluate_scores
 from .parallel import grid_backend, n_jobs, shared
 from .resampling import bootstrap
 from .rows import Row, plan_rows
 from .selection import describe_folds, out_of_fold_predictions, stratified_folds, tune
 from .significance import compare_predictions, compare_with_named
-from .splits import Splits, labels_of, load_splits
+from .splits import Splits, labels_of, load_splits, targets_of
 
 
 @dataclass
@@ -130,10 +132,50 @@ def _parse_splits(data: Splits, progress: bool, log, names=("train", "selection"
     return seconds
 
 
-def _label_set(corpus, y_train: np.ndarray, binary: bool) -> list[str]:
+def _label_set(corpus, y_train: np.ndarray, binary: bool) -> list[str] | None:
+    """The labels a row predicts among (None for a score task)."""
+    if corpus.task.is_scores:
+        return None
     if binary:
         return list(NLI2)
     return list(corpus.labels) if corpus.labels else sorted(set(y_train))
+
+
+def _fallback(task):
+    """What predicts a learning-curve sample a model cannot learn from: its majority class, or its mean score."""
+    return (MeanRegressor(), mean_model.SPEC) if task.is_scores else (MajorityClassifier(), majority.SPEC)
+
+
+def score_range(task, y_train: np.ndarray) -> tuple[float, float] | None:
+    """The range a regressor's predictions are clipped to: the task's, else the training scores'."""
+    if task.score_range is not None:
+        return task.score_range
+    low, high = float(np.min(y_train)), float(np.max(y_train))
+    return (low, high) if low < high else None
+
+
+def evaluate_task(task, gold, predicted, labels) -> dict:
+    """The figures of one scored split: per class and confusion for labels (`metrics.evaluate`),
+    errors and correlations for scores, and the task's own metrics in either case."""
+    figures = evaluate_scores(gold, predicted) if task.is_scores else evaluate(gold, predicted, labels)
+    return {**figures, **task_figures(task, gold, predicted)}
+
+
+def task_figures(task, gold, predicted) -> dict:
+    """The task's metrics, and under `Task.selection_metric` the figure that chose settings (the
+    mean of two, where GLUE averages them), which tables and learning curves read."""
+    figures = task.score(gold, predicted)
+    figures.setdefault(task.selection_metric, task.selection_score(gold, predicted))
+    return figures
+
+
+def train_figures(task, gold, predicted) -> dict:
+    """A row's training figures: accuracy for labels (what the tables have always shown), the
+    task's metrics besides where it has others."""
+    figures = {"pairs": len(gold)}
+    if not task.is_scores:
+        figures["accuracy"] = float(np.mean(predicted == gold))
+    return {**figures, **task_figures(task, gold, predicted)}
 
 
 @dataclass
@@ -166,15 +208,19 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
     """
     started = time.perf_counter()
     spec, data, matrices, featurizer = row.spec, prepared.data, prepared.matrices, prepared.featurizer
+    task = data.corpus.task
     train_pairs = _rows_of(data.train, sample)
     if row.two_class:
         _check_two_class_labels(train_pairs, spec)
-    y_train = labels_of(train_pairs, row.two_class)
-    y_sel = labels_of(data.selection, row.two_class)
-    y_eval = labels_of(data.evaluation, row.two_class)
-    fallback = sample is not None and len(set(y_train)) < spec.min_classes
-    if not fallback:
-        check_training_labels(y_train, min_classes=spec.min_classes)
+    y_train = targets_of(train_pairs, task, row.two_class, "train")
+    y_sel = targets_of(data.selection, task, row.two_class, "dev")
+    y_eval = targets_of(data.evaluation, task, row.two_class, data.eval_name)
+    if task.is_scores:  # a sample whose scores are all equal has nothing to fit: its mean predicts
+        fallback = sample is not None and len(y_train) > 0 and np.ptp(y_train) == 0
+    else:
+        fallback = sample is not None and len(set(y_train)) < spec.min_classes
+        if not fallback:
+            check_training_labels(y_train, min_classes=spec.min_classes)
     labels = _label_set(data.corpus, labels_of(data.train, row.two_class), row.two_class)
     result: dict = {"name": row.name, "model": row.model, "features": list(row.feature_types),
                     "two_class": row.two_class, "labels": labels}
@@ -190,56 +236,69 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
     else:
         X_train, X_sel, X_eval = train_pairs, data.selection, data.evaluation
     kept = None  # the selection's fit at the chosen values, when it kept one: no refit
+    fitted_spec = spec
     if fallback:
-        estimator = MajorityClassifier()
-        result["fallback"] = f"the sample has {len(set(y_train))} class(es): predicted by its majority class"
+        estimator, fitted_spec = _fallback(task)
+        result["fallback"] = (f"the sample's scores are all {y_train[0]:g}: predicted by its mean" if task.is_scores
+                              else f"the sample has {len(set(y_train))} class(es): predicted by its majority class")
     else:
         estimator = spec.build(seed=config.seed, jobs=jobs)
         if spec.real_valued_param and featurizer is not None:  # the model treats real values apart from indicators
             mask = featurizer.real_valued_mask()
             estimator.set_params(**{spec.real_valued_param: mask if cols is None else mask[cols]})
+        if spec.range_param and task.is_scores:  # a regressor clips to the task's range
+            estimator.set_params(**{spec.range_param: score_range(task, y_train)})
         if spec.tuning is not None:
             selection = tune(spec, estimator, {**config.grids, **row.grid}, X_train, y_train, X_sel, y_sel,
                              cv_folds=config.cv_folds, seed=config.seed, jobs=jobs, tune_on=config.tune_on,
-                             progress=progress)
+                             progress=progress, task=task)
             result["selection"] = selection.record()
             kept = selection.model
     folds = None
     if data.evaluation is None:  # no dev split: score out-of-fold predictions on train
-        folds = stratified_folds(y_train, config.cv_folds, config.seed)
+        folds = stratified_folds(y_train, config.cv_folds, config.seed, task)
         if folds is None:
             raise UsageError("too few training pairs per class to cross-validate; give a dev split or more data")
         eval_pred = out_of_fold_predictions(estimator, X_train, y_train, folds)
         y_eval = y_train
-        result["evaluation"] = describe_folds(folds, config.seed)
+        result["evaluation"] = describe_folds(folds, config.seed, task)
     if getattr(config, "bootstrap", 0):
         result["bootstrap"] = bootstrap(estimator, X_train, y_train, X_eval, y_eval if folds is None else None,
-                                        folds=folds, resamples=config.bootstrap, seed=config.seed, jobs=jobs)
+                                        folds=folds, resamples=config.bootstrap, seed=config.seed, jobs=jobs, task=task)
     model = kept if kept is not None else estimator.fit(X_train, y_train)
     train_pred = model.predict(X_train)
     if data.evaluation is not None:
         eval_pred = model.predict(X_eval)
-    result["metrics"] = {"train": {"accuracy": float(np.mean(train_pred == y_train)), "pairs": len(y_train)},
-                         data.eval_name: evaluate(y_eval, eval_pred, labels)}
+    result["metrics"] = {"train": train_figures(task, y_train, train_pred),
+                         data.eval_name: evaluate_task(task, y_eval, eval_pred, labels)}
     scored = data.evaluation if data.evaluation is not None else train_pairs
+    shown = (lambda values: [float(v) for v in values]) if task.is_scores else (lambda values: [str(v) for v in values])
     result["predictions"] = {"split": data.eval_name, "ids": [p.id for p in scored],
-                             "gold": [str(g) for g in y_eval], "predicted": [str(x) for x in eval_pred]}
-    result["fitted"] = (majority.SPEC if fallback else spec).describe(model)
+                             "gold": shown(y_eval), "predicted": shown(eval_pred)}
+    result["fitted"] = fitted_spec.describe(model)
     top = getattr(config, "top_features", 0)
-    weights = (majority.SPEC if fallback else spec).weights
-    if top and weights is not None:
-        result["top_features"] = top_features(weights(model), model.classes_, featurizer, cols, top)
+    if top and fitted_spec.weights is not None:
+        result["top_features"] = top_features(fitted_spec.weights(model), classes_of(model, task), featurizer, cols,
+                                              top)
     result["seconds"] = time.perf_counter() - started
     if not keep:
         return RowOutcome(result)
     predictor = Predictor(
-        row.model, model, featurizer if spec.uses_features else None, cols, labels, row.two_class,
+        row.model, model, featurizer if spec.uses_features else None, cols, labels or [], row.two_class,
         {"dataset": data.corpus.name, "features": list(row.feature_types), "train_pairs": len(y_train),
          **({"selection": result["selection"]["chosen"]} if "selection" in result else {}),
-         "input": input_settings(data, config)})
+         "input": input_settings(data, config)}, task=_predicted_task(task, model))
     examples_from = {"X": X_eval if data.evaluation is not None else None, "pairs": scored, "gold": y_eval,
                      "predicted": eval_pred}
     return RowOutcome(result, predictor, examples_from)
+
+
+def _predicted_task(task, model):
+    """The task a saved model predicts for: a score task's range becomes the one its model clips to."""
+    if task.is_scores and task.score_range is None and getattr(model, "range_", None) is not None:
+        from dataclasses import replace
+        return replace(task, score_range=tuple(model.range_))
+    return task
 
 
 def _run_shared_row(row: Row, handle, config: RunConfig) -> RowOutcome:
@@ -344,15 +403,17 @@ def run(config: RunConfig, log=None) -> Outcome:
             outcomes = [run_row(rows[0], prepared, config, jobs, progress=config.progress)]
     prepared.timings["fit_and_evaluate"] = time.perf_counter() - started
     results = [o.result for o in outcomes]
+    task = prepared.data.corpus.task
     if len(results) > 1:
-        compare_with_full_set(rows, results)
-        compare_with_named(rows, results)
+        compare_with_full_set(rows, results, task)
+        compare_with_named(rows, results, task)
     record = {
         "suite_version": __version__,
         "command": sys.argv,
         "config": config.to_dict(),
         "seed": config.seed,
         "data": data_record(prepared),
+        "task": task.record(),
         "features": features_record(prepared, config),
         "rows": results,
         "notes": notes,
@@ -384,7 +445,7 @@ def features_record(prepared: Prepared, config: RunConfig) -> dict:
             "provenance": featurizer.provenance() if featurizer else {}}
 
 
-def compare_with_full_set(rows: list[Row], results: list[dict]) -> None:
+def compare_with_full_set(rows: list[Row], results: list[dict], task=None) -> None:
     """Give each row of a table its accuracy difference from its reference row and McNemar's p on
     the pairs where the two disagree (`delta`, `mcnemar_p`, `vs`). The reference is the row of the
     same label granularity marked so: the paper table's lexicalized (three classes) and two-class
@@ -394,14 +455,22 @@ def compare_with_full_set(rows: list[Row], results: list[dict]) -> None:
                                   if r.reference and r.two_class == row.two_class), (None, None))
         if full is None or full is row:
             continue
-        test = compare_predictions(result["predictions"], full_result["predictions"], bootstrap=False)
-        result.update(delta=test["delta"], mcnemar_p=test["mcnemar_p"], vs=full.name)
+        test = compare_predictions(result["predictions"], full_result["predictions"], bootstrap=False, task=task)
+        if "mcnemar" in test:
+            result.update(delta=test["delta"], mcnemar_p=test["mcnemar_p"], vs=full.name)
+        else:
+            result.update(delta=test["delta"], p=test["p"], test=test["test"], vs=full.name)
 
 
 def majority_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict:
     """Accuracy of always predicting the most frequent training label, for each label granularity
     of the rows (scored like the rows: on the evaluation split, or out of fold), so that every
-    report can be read against it. A granularity whose rows include a reference row needs none."""
+    report can be read against it. A granularity whose rows include a reference row needs none.
+    A score task's reference is the mean training score, with the task's figures (its correlations
+    are 0: a constant) and its errors."""
+    task = data.corpus.task
+    if task.is_scores:
+        return mean_reference(rows, data, config)
     out = {}
     for binary in sorted({r.two_class for r in rows}):
         if any(r.spec.reference and r.two_class == binary for r in rows):
@@ -414,9 +483,28 @@ def majority_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict
             folds = stratified_folds(y_train, config.cv_folds, config.seed) or [(np.arange(len(y_train)),) * 2]
             accuracy = float(np.mean(out_of_fold_predictions(MajorityClassifier(), y_train, y_train, folds)
                                      == y_train))
+        figures = {}
+        if not task.by_accuracy:
+            gold = labels_of(data.evaluation, binary) if data.evaluation is not None else y_train
+            figures = task.score(gold, np.full(len(gold), majority.majority_, dtype=object))
         out[f"{2 if binary else len(set(y_train))}-class"] = {
-            "accuracy": accuracy, "label": str(majority.majority_)}
+            "accuracy": accuracy, "label": str(majority.majority_), **figures}
     return {"majority": out} if out else {}
+
+
+def mean_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict:
+    """The mean training score's figures on the evaluation split (or out of fold)."""
+    if any(r.spec.reference for r in rows):
+        return {}
+    task = data.corpus.task
+    y_train = targets_of(data.train, task, where="train")
+    if data.evaluation is not None:
+        gold = targets_of(data.evaluation, task, where=data.eval_name)
+        predicted = np.full(len(gold), float(y_train.mean()))
+    else:
+        folds = stratified_folds(y_train, config.cv_folds, config.seed, task) or [(np.arange(len(y_train)),) * 2]
+        gold, predicted = y_train, out_of_fold_predictions(MeanRegressor(), y_train, y_train, folds)
+    return {"mean": {"scores": {"value": float(y_train.mean()), **evaluate_task(task, gold, predicted, None)}}}
 
 
 def progress(items, desc: str, enabled: bool, total: int | None = None):

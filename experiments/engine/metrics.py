@@ -1,4 +1,5 @@
-"""Classification metrics of a run, as plain JSON-able dicts."""
+"""The figures of a scored split, as plain JSON-able dicts: classification (per class, confusion)
+and score tasks (errors, correlations). A task's own metrics are `corpora.task.Task.score`."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,3 +20,12 @@ def evaluate(y_true, y_pred, labels) -> dict:
         "confusion": {"labels": labels, "matrix": confusion_matrix(y_true, y_pred, labels=labels).tolist()},
         "pairs": int(len(y_true)),
     }
+
+
+def evaluate_scores(y_true, y_pred) -> dict:
+    """pearson, spearman, mse, mae, and the gold and predicted means, for a score task."""
+    from ..corpora.task import METRICS
+    gold, predicted = np.asarray(y_true, dtype=np.float64), np.asarray(y_pred, dtype=np.float64)
+    figures = {name: METRICS[name].compute(gold, predicted, None) for name in ("pearson", "spearman", "mse", "mae")}
+    return {**figures, "gold_mean": float(gold.mean()) if len(gold) else None,
+            "predicted_mean": float(predicted.mean()) if len(predicted) else None, "pairs": int(len(gold))}

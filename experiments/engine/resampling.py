@@ -19,39 +19,50 @@ def _take(X, idx):
     return [X[i] for i in idx] if isinstance(X, list) else X[idx]
 
 
-def _one(estimator, X_train, y_train, X_eval, y_eval, folds, seed: int, resample: int) -> float | None:
+def _one(estimator, X_train, y_train, X_eval, y_eval, folds, seed: int, resample: int, task) -> float | None:
     rng = np.random.default_rng([seed, resample])
     try:
         if folds is None:
             idx = rng.choice(len(y_train), len(y_train), replace=True)
             model = clone(estimator).fit(_take(X_train, idx), y_train[idx])
-            return float(np.mean(model.predict(X_eval) == y_eval))
-        correct = 0
+            return _score(task, y_eval, model.predict(X_eval))
+        gold, predicted = [], []
         for train, test in folds:
             idx = train[rng.choice(len(train), len(train), replace=True)]
             model = clone(estimator).fit(_take(X_train, idx), y_train[idx])
-            correct += int(np.sum(model.predict(_take(X_train, test)) == y_train[test]))
-        return correct / len(y_train)
+            gold.append(y_train[test])
+            predicted.append(np.asarray(model.predict(_take(X_train, test)), dtype=y_train.dtype))
+        return _score(task, np.concatenate(gold), np.concatenate(predicted))
     except TrainingDataError:
         return None  # a resample that lost a class: counted as failed
 
 
+def _score(task, gold, predicted) -> float:
+    """Accuracy where no task is given (or it is judged by accuracy), else its selection metric."""
+    if task is None or task.by_accuracy:
+        return float(np.mean(np.asarray(predicted, dtype=object) == np.asarray(gold, dtype=object)))
+    return task.selection_score(gold, predicted)
+
+
 def bootstrap(estimator, X_train, y_train, X_eval=None, y_eval=None, *, folds=None, resamples: int = 100,
-              seed: int = 0, jobs: int = 1) -> dict:
+              seed: int = 0, jobs: int = 1, task=None) -> dict:
     """Scores of `estimator` refitted on `resamples` bootstrap resamples of the training set.
 
     X_eval, y_eval: the evaluation split; or folds: the run's CV folds over train (then each
         fold's training part is resampled and its held-out part scored).
+    task: the corpus' task; its selection metric is the score (accuracy where none is given).
     Returns the mean, standard deviation and the 2.5th/97.5th percentiles of the scores.
     """
-    y_train = np.asarray(y_train, dtype=object)
-    y_eval = None if y_eval is None else np.asarray(y_eval, dtype=object)
+    dtype = np.float64 if task is not None and task.is_scores else object
+    y_train = np.asarray(y_train, dtype=dtype)
+    y_eval = None if y_eval is None else np.asarray(y_eval, dtype=dtype)
     prefer = "threads" if isinstance(X_train, list) else None  # pairs are cheaper shared than copied
     scores = Parallel(n_jobs=jobs, prefer=prefer)(
-        delayed(_one)(estimator, X_train, y_train, X_eval, y_eval, folds, seed, b) for b in range(resamples))
+        delayed(_one)(estimator, X_train, y_train, X_eval, y_eval, folds, seed, b, task) for b in range(resamples))
     good = np.array([s for s in scores if s is not None])
     summary = {"resamples": resamples, "failed": resamples - len(good), "seed": seed,
-               "of": "the evaluation split" if folds is None else "cross-validation on train"}
+               "of": "the evaluation split" if folds is None else "cross-validation on train",
+               "metric": "accuracy" if task is None or task.by_accuracy else task.selection_metric}
     if len(good):
         low, high = np.percentile(good, [2.5, 97.5])
         summary.update(mean=float(good.mean()), std=float(good.std(ddof=1)) if len(good) > 1 else 0.0,

@@ -5,12 +5,12 @@ curve; every row is fitted and scored by the same code (`engine.experiment.run_r
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import features
 from features.registry import describe
 from features.text.wordnet_data import wordnet_available
-from models import DEFAULT_MODEL, MODELS, ModelSpec, get_model
+from models import DEFAULT_MODEL, DEFAULT_MODELS, MODELS, ModelSpec, get_model
 
 from .config import RunConfig
 from .errors import UsageError
@@ -40,7 +40,7 @@ class Row:
         if not self.spec.uses_features:
             return self.spec.title
         what = describe(self.feature_types)
-        return what if self.spec.name == DEFAULT_MODEL else f"{self.spec.title}: {what}"
+        return what if _is_default(self.spec) else f"{self.spec.title}: {what}"
 
 
 @dataclass(frozen=True)
@@ -120,6 +120,23 @@ def model_spec(name: str) -> ModelSpec:
         raise UsageError(str(exc)) from None
 
 
+def for_task(spec: ModelSpec, task, notes: list | None = None) -> ModelSpec:
+    """`spec`, or the model that plays its part for the task's target (`ModelSpec.counterpart`:
+    logistic regression's is ridge regression), said in `notes` when given; a model with none is
+    a UsageError naming the models that predict the task's target."""
+    if spec.target == task.target:
+        return spec
+    other = MODELS.get(spec.counterpart) if spec.counterpart else None
+    if other is not None and other.target == task.target:
+        if notes is not None:
+            notes.append(f"--model {spec.name} predicts {spec.target}, and this task's target is {task.target}: "
+                         f"{other.title} (--model {other.name}) plays its part")
+        return other
+    fitting = ", ".join(name for name, m in MODELS.items() if m.target == task.target)
+    raise UsageError(f"{spec.title} (--model {spec.name}) predicts {spec.target}, and this task's target is "
+                     f"{task.target}: choose one of {fitting}")
+
+
 def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]:
     """The rows to run: the paper's table, an ablation table, a learning curve's configs, or the
     single configured row.
@@ -127,18 +144,35 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
     notes: receives why a row of a table (`--paper-table`, `--artifact-table`) was left out.
     """
     binary_corpus = corpus.is_two_class
+    task = corpus.task
     notes = [] if notes is None else notes
+    if task.is_scores and config.two_class:
+        raise UsageError(f"--two-class maps labels to entailment / not_entailment; {corpus.name}'s target is a score")
     table = next((t for option, t in TABLES.items() if getattr(config, option, False)), None)
     if table is not None:
         asked = bool(config.two_class) and table.follows_two_class
         rows = []
         for paper in table.rows:
             spec = MODELS[paper.model]
+            if task.is_scores:
+                try:
+                    scored = for_task(spec, task)
+                except UsageError:
+                    notes.append(f"row {paper.name} left out: {spec.title} predicts labels, and {corpus.name}'s "
+                                 "target is a score")
+                    continue
+                if paper.two_class and not spec.reference:
+                    notes.append(f"row {paper.name} left out: it is scored on two classes, and {corpus.name}'s "
+                                 "target is a score")
+                    continue
+                spec = scored
+                if paper.name == paper.model:  # a row named after its model takes its counterpart's name
+                    paper = replace(paper, name=spec.name)
             if paper.wordnet and not wordnet_available():
                 from features.text.wordnet_data import setup_command
                 notes.append(f"row {paper.name} left out: it needs WordNet 3.0 ({setup_command()})")
                 continue
-            binary = binary_corpus or spec.two_class_only or bool(paper.two_class) or asked
+            binary = not task.is_scores and (binary_corpus or spec.two_class_only or bool(paper.two_class) or asked)
             row = Row(paper.name, spec, resolve_types(paper.features) if spec.uses_features else (), binary,
                       dict(paper.grid), paper.reference and not any(r.reference and r.two_class == binary
                                                                     for r in rows), paper.versus)
@@ -146,10 +180,10 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
                                                                           row.grid) for r in rows):
                 rows.append(row)
         return rows
-    spec = model_spec(config.model)
-    binary = config.two_class or binary_corpus or spec.two_class_only
+    spec = for_task(model_spec(config.model), task, notes if "model" in config.given else None)
+    binary = not task.is_scores and (config.two_class or binary_corpus or spec.two_class_only)
     if config.command == "curve":
-        return curve_rows(config, binary_corpus)
+        return curve_rows(config, binary_corpus, task, notes)
     if getattr(config, "ablation_table", False):
         if not spec.uses_features:
             raise UsageError(f"--ablation-table ablates feature types; model {spec.name!r} reads no features")
@@ -164,12 +198,19 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
 
 
 def _row_name(model: str, features_name: str) -> str:
-    return features_name if model == DEFAULT_MODEL else f"{model} {features_name}"
+    return features_name if model in DEFAULT_MODELS.values() else f"{model} {features_name}"
 
 
-def curve_rows(config: RunConfig, binary_corpus: bool) -> list[Row]:
+def _is_default(spec: ModelSpec) -> bool:
+    return DEFAULT_MODELS.get(spec.target) == spec.name
+
+
+def curve_rows(config: RunConfig, binary_corpus: bool, task=None, notes: list | None = None) -> list[Row]:
     """A learning curve's rows: `--configs`, else the row `--model`/`--features` name when given,
-    else lexicalized and unlexicalized. `--ablate` and `--two-class` apply to every curve."""
+    else lexicalized and unlexicalized. `--ablate` and `--two-class` apply to every curve; a
+    model that does not predict the task's target gives way to its counterpart (`for_task`)."""
+    from ..corpora.task import NLI
+    task = task or NLI
     items = config.configs
     if items is None:
         if {"features", "model", "ablate"} & config.given:
@@ -183,16 +224,18 @@ def curve_rows(config: RunConfig, binary_corpus: bool) -> list[Row]:
             spec, types = parse_curve(text, config.model)
         except ValueError as exc:
             raise UsageError(f"--configs: {exc}") from None
+        spec = for_task(spec, task, notes if ":" in text or "model" in config.given else None)
         name = text
         if spec.uses_features:
-            if ":" not in text and spec.name != DEFAULT_MODEL:
+            if ":" not in text and not _is_default(spec):
                 name = f"{spec.name}:{text}"
             if config.ablate:
                 types = resolve_types(list(types), config.ablate)
                 name += "".join(f"-{a}" for a in config.ablate)
         if any(r.name == name for r in rows):
             continue
-        rows.append(Row(name, spec, types, config.two_class or binary_corpus or spec.two_class_only))
+        rows.append(Row(name, spec, types, not task.is_scores and (config.two_class or binary_corpus
+                                                                     or spec.two_class_only)))
     return rows
 
 

@@ -1,6 +1,8 @@
-"""Choosing hyperparameters (C of logistic regression, and whatever a model's spec tunes) without
-touching a test split: by accuracy on the dev split, or by stratified k-fold cross-validation on
-train where a corpus has no dev split (RTE-1/2/3) or the model asks for it.
+"""Choosing hyperparameters (C of logistic regression, alpha of ridge regression, and whatever a
+model's spec tunes) without touching a test split: by the task's selection metric (`Task.select_by`:
+accuracy for NLI, F1 and accuracy for paraphrase, Pearson and Spearman for similarity scores) on
+the dev split, or by k-fold cross-validation on train (stratified for labels) where a corpus has
+no dev split (RTE-1/2/3) or the model asks for it.
 
 On a dev split, a model whose spec names a path parameter (`Tuning.path`, e.g. C of logistic
 regression) fits its candidates as one path, in order, through its `fit_path`: each candidate
@@ -11,7 +13,9 @@ so that no refit follows. Otherwise both routes are scikit-learn's `GridSearchCV
 dev route as a `PredefinedSplit` (fit on train, score on dev), the CV route over
 `StratifiedKFold` folds. A CV score is the accuracy of all out-of-fold predictions together
 (each fold weighted by its size), and out-of-fold predictions for scoring come from
-`cross_val_predict` over the same folds.
+`cross_val_predict` over the same folds. Tasks judged by another metric (F1, MCC, a correlation)
+score each candidate on its pooled held-out predictions (`_pooled_scores`), and their paths stop
+on the twice-in-a-row rule alone: McNemar's test compares accuracies.
 """
 from __future__ import annotations
 
@@ -24,8 +28,10 @@ import joblib
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import clone
-from sklearn.model_selection import GridSearchCV, ParameterGrid, PredefinedSplit, StratifiedKFold, cross_val_predict
+from sklearn.model_selection import (GridSearchCV, KFold, ParameterGrid, PredefinedSplit, StratifiedKFold,
+                                     cross_val_predict)
 
+from ..corpora.task import NLI
 from .significance import mcnemar
 
 # A path also stops after a single fall in dev accuracy when McNemar's exact test puts the
@@ -80,8 +86,13 @@ def candidate_label(params: dict) -> str:
     return ", ".join(f"{name}={value}" for name, value in params.items())
 
 
-def stratified_folds(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]] | None:
-    """Shuffled stratified folds (fewer when a class is too small); None when a class has a single pair."""
+def stratified_folds(y, n_folds: int, seed: int, task=None) -> list[tuple[np.ndarray, np.ndarray]] | None:
+    """Shuffled stratified folds (fewer when a class is too small); None when a class has a single pair.
+    A score task's folds are shuffled KFold (no classes to stratify; None below two pairs)."""
+    if task is not None and task.is_scores:
+        if len(y) < 2:
+            return None
+        return list(KFold(max(2, min(n_folds, len(y))), shuffle=True, random_state=seed).split(np.zeros(len(y))))
     counts = np.unique(np.asarray(y, dtype=object), return_counts=True)[1]
     if counts.min() < 2:
         return None
@@ -89,14 +100,16 @@ def stratified_folds(y, n_folds: int, seed: int) -> list[tuple[np.ndarray, np.nd
     return list(StratifiedKFold(k, shuffle=True, random_state=seed).split(np.zeros(len(y)), y))
 
 
-def describe_folds(folds, seed: int) -> str:
-    return f"{len(folds)}-fold stratified CV on train (seed {seed})"
+def describe_folds(folds, seed: int, task=None) -> str:
+    kind = "" if task is not None and task.is_scores else "stratified "
+    return f"{len(folds)}-fold {kind}CV on train (seed {seed})"
 
 
 def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, cv_folds: int = 5, seed: int = 0,
            jobs: int = 1, extend: dict | None = None, path: str | None = None,
-           describe: Callable[[Any], dict] | None = None, progress: bool = False) -> Selection:
-    """Pick the candidate of `grid` (parameter -> values, tried in order) with the best accuracy.
+           describe: Callable[[Any], dict] | None = None, progress: bool = False, task=None) -> Selection:
+    """Pick the candidate of `grid` (parameter -> values, tried in order) with the best score: the
+    task's selection metric (`Task.select_by`; accuracy where no task is given).
 
     With a dev split (`X_dev`, `y_dev`) each candidate is fitted on train and scored on dev;
     without one, by stratified `cv_folds`-fold CV on train. Ties keep the earlier candidate.
@@ -109,32 +122,39 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
         the best (`SIGNIFICANT_FALL`), and the chosen fit is kept (`Selection.model`).
     describe: fitted model -> facts about the fit, recorded per candidate of a path.
     progress: a progress bar that advances per candidate of a path (on stderr).
+    task: the corpus' `Task`, whose selection metric scores the candidates; on a CV route the
+        metric is computed on all out-of-fold predictions together.
     When train is too small to cross-validate (a class with one pair) the estimator keeps its
     own defaults.
     """
+    task = task or NLI
     grid = {name: _in_order(values) for name, values in grid.items()}
-    y_train = np.asarray(y_train, dtype=object)
+    y_train = task.targets(y_train)
     if X_dev is not None and path is not None and list(grid) == [path] and hasattr(estimator, "fit_path"):
-        return _choose_along_path(estimator, path, grid[path], X_train, y_train, X_dev,
-                                  np.asarray(y_dev, dtype=object), extend=(extend or {}).get(path),
-                                  describe=describe or (lambda model: {}), progress=progress)
+        return _choose_along_path(estimator, path, grid[path], X_train, y_train, X_dev, task.targets(y_dev),
+                                  extend=(extend or {}).get(path), describe=describe or (lambda model: {}),
+                                  progress=progress, task=task)
     if all(len(values) == 1 for values in grid.values()):  # one candidate: nothing to choose, nothing to fit
         return Selection({name: values[0] for name, values in grid.items()}, {}, "the only candidate given")
+    title = "accuracy" if task.by_accuracy else task.selection_title
     if X_dev is not None:
-        X, y = _stack(X_train, X_dev), np.concatenate([y_train, np.asarray(y_dev, dtype=object)])
+        X, y = _stack(X_train, X_dev), np.concatenate([y_train, task.targets(y_dev)])
         cv = PredefinedSplit(np.r_[np.full(len(y_train), -1), np.zeros(len(y_dev), dtype=int)])
         sizes = np.array([len(y_dev)])
-        by = "dev accuracy"
+        by = f"dev {title}"
     else:
-        folds = stratified_folds(y_train, cv_folds, seed)
+        folds = stratified_folds(y_train, cv_folds, seed, task)
         if folds is None:
             defaults = {name: estimator.get_params()[name] for name in grid}
             return Selection(defaults, {}, "too few pairs per class to cross-validate: the model's defaults")
         X, y, cv = X_train, y_train, folds
         sizes = np.array([len(test) for _, test in folds])
-        by = describe_folds(folds, seed) + " accuracy"
+        by = describe_folds(folds, seed, task) + (" accuracy" if task.by_accuracy else f", {title}")
 
     def score(candidate_grid) -> list[tuple[dict, float]]:
+        if not task.by_accuracy:
+            return _pooled_scores(estimator, candidate_grid, X, y, list(cv.split(X, y)) if X_dev is not None else cv,
+                                  task, jobs)
         search = GridSearchCV(estimator, candidate_grid, scoring="accuracy", cv=cv, refit=False, n_jobs=jobs,
                               error_score="raise")
         # Pairs are Python objects: shipping them to worker processes for every fit costs more than
@@ -168,6 +188,31 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
     return Selection(best_params, {candidate_label(c): float(a) for c, a in scored}, by, extended, at_edge)
 
 
+def _pooled_scores(estimator, grid: dict, X, y, splits, task, jobs: int) -> list[tuple[dict, float]]:
+    """Each candidate's selection score on all its held-out predictions together (one fit per
+    candidate and fold): a correlation or an F1 of pooled predictions, not a mean over folds."""
+    candidates = list(ParameterGrid(grid))
+
+    def held_out(params, train, test):
+        model = clone(estimator).set_params(**params).fit(_take(X, train), y[train])
+        return model.predict(_take(X, test))
+
+    with joblib.parallel_config(prefer="threads" if isinstance(X, list) else None):
+        predicted = joblib.Parallel(n_jobs=jobs)(joblib.delayed(held_out)(params, train, test)
+                                                 for params in candidates for train, test in splits)
+    out = []
+    order = np.concatenate([test for _, test in splits])
+    for i, params in enumerate(candidates):
+        parts = predicted[i * len(splits):(i + 1) * len(splits)]
+        pooled = np.concatenate([np.asarray(part, dtype=y.dtype) for part in parts])
+        out.append((dict(params), task.selection_score(y[order], pooled)))
+    return out
+
+
+def _take(X, idx):
+    return [X[i] for i in idx] if isinstance(X, list) else X[idx]
+
+
 # Below this many training pairs, "auto" judges settings by k-fold CV on train when the training
 # split is larger than the dev split: the estimate then rests on more pairs, and choices are steadier
 # (docs/models-and-runs.md, "Choosing C": bootstrap of the choice and simulated regret, SICK and GLUE RTE).
@@ -189,7 +234,7 @@ def judge(spec, tune_on: str, n_train: int, n_dev: int | None) -> str:
 
 
 def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_dev, y_dev, *, extend, describe,
-                       progress: bool) -> Selection:
+                       progress: bool, task=NLI) -> Selection:
     """The dev route for a model that fits `name` as a path: candidates in order, each scored on
     dev as soon as it is fitted; the path stops once dev accuracy has fallen twice in a row or
     significantly below the best (`SIGNIFICANT_FALL`), and grows past an end of the grid (`extend` = (lowest, highest)) while each step there is
@@ -197,11 +242,12 @@ def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_d
     kept."""
     from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
     values = list(values)
-    fitted: dict = {}  # value -> (accuracy, model or None, facts); only the best two models are kept
-    correct: dict = {}  # value -> which dev pairs its fit gets right (for McNemar's test against the best)
+    fitted: dict = {}  # value -> (score, model or None, facts); only the best two models are kept
+    correct: dict = {}  # value -> which dev pairs its fit gets right (McNemar's test against the best), by accuracy
     seconds: dict = {}
     best = None  # value
     skipped: list = []
+    title = "accuracy" if task.by_accuracy else task.selection_title
     bar = tqdm(total=len(values), desc=f"choosing {name} on dev", unit="fit", disable=not progress, leave=False)
 
     def along(candidates, start=None):
@@ -210,14 +256,19 @@ def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_d
         began = time.perf_counter()
         with closing(estimator.fit_path(X_train, y_train, candidates, start=start)) as models:
             for value, model in zip(candidates, models):
-                correct[value] = model.predict(X_dev) == y_dev
-                accuracy = float(np.mean(correct[value]))
+                predicted = model.predict(X_dev)
+                if task.by_accuracy:
+                    correct[value] = predicted == y_dev
+                    accuracy = float(np.mean(correct[value]))
+                else:
+                    accuracy = task.selection_score(y_dev, predicted)
                 fitted[value] = (accuracy, model, describe(model))
                 seconds[value] = time.perf_counter() - began
                 if best is None or accuracy > fitted[best][0]:  # ties keep the earlier candidate
                     best = value
                 bar.update()
-                bar.set_postfix_str(f"{candidate_label({name: value})}: {100 * accuracy:.2f}%")  # and redraws
+                bar.set_postfix_str(f"{candidate_label({name: value})}: {100 * accuracy:.2f}"
+                                    + ("%" if task.by_accuracy else ""))  # and redraws
                 yield value, model
                 # Beside the best, the fit next to it stays: a step past the grid's end starts on
                 # the line through the two (at SNLI scale 22% fewer CG steps than from the best alone).
@@ -253,7 +304,7 @@ def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_d
     order = sorted(fitted)
     at_edge = _edge(values, best) if extend is not None and len(values) > 1 else None
     labels = {value: candidate_label({name: value}) for value in order}
-    return Selection({name: best}, {labels[v]: fitted[v][0] for v in order}, "dev accuracy", extended, at_edge,
+    return Selection({name: best}, {labels[v]: fitted[v][0] for v in order}, f"dev {title}", extended, at_edge,
                      path=name, skipped=list(skipped), stopped=stopped, fits={labels[v]: fitted[v][2] for v in order},
                      seconds={labels[v]: seconds[v] for v in order}, model=fitted[best][1])
 
@@ -264,7 +315,7 @@ def _fallen(last: list, best, fitted: dict, correct: dict) -> str | None:
     scores = [fitted[v][0] for v in last]
     if len(scores) == 3 and scores[2] < scores[1] < scores[0]:
         return "fell twice in a row"
-    if scores[-1] < fitted[best][0]:
+    if scores[-1] < fitted[best][0] and last[-1] in correct:  # McNemar's test reads accuracy alone
         p = mcnemar(correct[best], correct[last[-1]])["p"]
         if p < SIGNIFICANT_FALL:
             return f"fell significantly below the best (McNemar p = {p:.2g})"
@@ -297,7 +348,7 @@ def _edge(values: list, chosen) -> str | None:
 
 
 def tune(spec, estimator, given: dict, X_train, y_train, X_sel=None, y_sel=None, *, cv_folds: int, seed: int,
-         jobs: int = 1, tune_on: str = "auto", progress: bool = False) -> Selection:
+         jobs: int = 1, tune_on: str = "auto", progress: bool = False, task=None) -> Selection:
     """Choose the hyperparameters `spec.tuning` names for `estimator` and set them on it, on the
     selection split or by CV on train as `judge` says. When the selection kept the chosen
     candidate's fit (`Selection.model`), use it rather than refit.
@@ -309,7 +360,7 @@ def tune(spec, estimator, given: dict, X_train, y_train, X_sel=None, y_sel=None,
     on_dev = judge(spec, tune_on, len(y_train), None if y_sel is None else len(y_sel)) == "dev"
     selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
                        cv_folds=cv_folds, seed=seed, jobs=jobs, extend=spec.tuning.extend, path=spec.tuning.path,
-                       describe=spec.describe, progress=progress)
+                       describe=spec.describe, progress=progress, task=task)
     estimator.set_params(**selection.chosen)
     return selection
 
@@ -329,8 +380,11 @@ def _step(values: list, down: bool) -> float:
 
 
 def out_of_fold_predictions(estimator, X, y, folds) -> np.ndarray:
-    """Each pair predicted by a model fitted on the other folds (`cross_val_predict`)."""
-    return np.asarray(cross_val_predict(clone(estimator), X, np.asarray(y, dtype=object), cv=folds), dtype=object)
+    """Each pair predicted by a model fitted on the other folds (`cross_val_predict`): labels as
+    objects, scores (a float array `y`) as float64."""
+    y = np.asarray(y)
+    dtype = np.float64 if y.dtype.kind == "f" else object
+    return np.asarray(cross_val_predict(clone(estimator), X, np.asarray(y, dtype=dtype), cv=folds), dtype=dtype)
 
 
 def grid_candidates(grid: dict) -> list[dict]:

@@ -1,5 +1,8 @@
-"""Is one system really better than another on the same pairs? McNemar's exact test on the pairs
-where they disagree, and a paired bootstrap interval of the accuracy difference."""
+"""Is one system really better than another on the same pairs? For a task judged by accuracy,
+McNemar's exact test on the pairs where they disagree, and a paired bootstrap interval of the
+accuracy difference; for a task judged by another metric (F1, MCC, a correlation), a paired
+bootstrap of the metric's difference: its interval, and the two-sided share of resamples on the
+other side of zero as the p-value."""
 from __future__ import annotations
 
 import numpy as np
@@ -53,9 +56,35 @@ def same_data(record_a: dict, record_b: dict, split: str) -> None:
                          f"{a[0][:12]}... against {b[0][:12]}...)")
 
 
-def compare_predictions(a: dict, b: dict, bootstrap: bool = True, resamples: int = 10_000) -> dict:
+# Resamples of the paired bootstrap that gives p where McNemar's test does not apply (a metric
+# other than accuracy): its p is a share of resamples, so its smallest value is 1 / (n + 1).
+METRIC_RESAMPLES = 2000
+
+
+def metric_bootstrap(gold, a, b, task, resamples: int = METRIC_RESAMPLES, seed: int = 0, level: float = 0.95) -> dict:
+    """The difference of the task's selection metric, A - B, over resamples of the pairs (the same
+    pairs for both): its value, percentile interval and two-sided p (twice the smaller share of
+    resamples at or beyond zero on either side, with the usual +1 correction)."""
+    gold, a, b = np.asarray(gold), np.asarray(a), np.asarray(b)
+    rng = np.random.default_rng(seed)
+    deltas = np.empty(resamples)
+    for r in range(resamples):
+        idx = rng.integers(0, len(gold), len(gold))
+        deltas[r] = task.selection_score(gold[idx], a[idx]) - task.selection_score(gold[idx], b[idx])
+    tail = (1 - level) / 2 * 100
+    low, high = np.percentile(deltas, [tail, 100 - tail])
+    below, above = int(np.sum(deltas <= 0)), int(np.sum(deltas >= 0))
+    p = min(1.0, 2 * (min(below, above) + 1) / (resamples + 1))
+    return {"delta": float(task.selection_score(gold, a) - task.selection_score(gold, b)),
+            "interval": [float(low), float(high)], "level": level, "resamples": resamples, "seed": seed, "p": p}
+
+
+def compare_predictions(a: dict, b: dict, bootstrap: bool = True, resamples: int = 10_000, task=None) -> dict:
     """Two runs' per-example predictions ({"ids", "gold", "predicted"}) on the same pairs: both
-    accuracies, the difference, McNemar's p and (with `bootstrap`) the paired bootstrap interval."""
+    accuracies, the difference, McNemar's p and (with `bootstrap`) the paired bootstrap interval.
+
+    task: a task judged by another metric than accuracy is compared by its selection metric
+        (`metric_a`, `metric_b`, `delta`, and the paired bootstrap's `p`; `test` names it)."""
     if a["ids"] != b["ids"]:
         shared = len(set(a["ids"]) & set(b["ids"]))
         raise ValueError(f"the two runs were scored on different pairs ({len(a['ids'])} and {len(b['ids'])} "
@@ -63,18 +92,27 @@ def compare_predictions(a: dict, b: dict, bootstrap: bool = True, resamples: int
     if a["gold"] != b["gold"]:
         raise ValueError("the two runs give different gold labels to the same pairs (e.g. 2-class against "
                          "3-class): compare runs with the same labels")
+    if task is not None and not task.by_accuracy:
+        gold = task.targets(a["gold"])
+        pa, pb = (task.targets(x["predicted"]) if task.is_scores else np.asarray(x["predicted"], dtype=object)
+                  for x in (a, b))
+        boot = metric_bootstrap(gold, pa, pb, task)
+        return {"pairs": len(gold), "metric": task.selection_metric, "metric_a": task.selection_score(gold, pa),
+                "metric_b": task.selection_score(gold, pb), "delta": boot["delta"], "p": boot["p"],
+                "test": f"paired bootstrap ({boot['resamples']} resamples)", "bootstrap": boot}
     gold = np.asarray(a["gold"], dtype=object)
     a_correct = np.asarray(a["predicted"], dtype=object) == gold
     b_correct = np.asarray(b["predicted"], dtype=object) == gold
     test = mcnemar(a_correct, b_correct)
     out = {"pairs": len(gold), "accuracy_a": float(a_correct.mean()), "accuracy_b": float(b_correct.mean()),
-           "delta": float(a_correct.mean() - b_correct.mean()), "mcnemar": test, "mcnemar_p": test["p"]}
+           "delta": float(a_correct.mean() - b_correct.mean()), "mcnemar": test, "mcnemar_p": test["p"], "p": test["p"],
+           "test": "McNemar's exact test"}
     if bootstrap:
         out["bootstrap"] = paired_bootstrap(a_correct, b_correct, resamples=resamples)
     return out
 
 
-def compare_with_named(rows, results: list[dict]) -> None:
+def compare_with_named(rows, results: list[dict], task=None) -> None:
     """Give each row that names others (`Row.versus`: the artifact table's majority and
     hypothesis-only) its accuracy difference from each of them and McNemar's exact p, under
     `result["versus"][name]` = {"delta", "mcnemar_p", "a_only", "b_only"} (a_only: this row right
@@ -86,8 +124,9 @@ def compare_with_named(rows, results: list[dict]) -> None:
             other = by_name.get(name)
             if other is None or other is result:
                 continue
-            test = compare_predictions(result["predictions"], other["predictions"], bootstrap=False)
-            versus[name] = {"delta": test["delta"], "mcnemar_p": test["mcnemar_p"],
-                            "a_only": test["mcnemar"]["a_only"], "b_only": test["mcnemar"]["b_only"]}
+            test = compare_predictions(result["predictions"], other["predictions"], bootstrap=False, task=task)
+            versus[name] = ({"delta": test["delta"], "mcnemar_p": test["mcnemar_p"], "p": test["p"],
+                             "a_only": test["mcnemar"]["a_only"], "b_only": test["mcnemar"]["b_only"]}
+                            if "mcnemar" in test else {"delta": test["delta"], "p": test["p"], "test": test["test"]})
         if versus:
             result["versus"] = versus

@@ -92,7 +92,7 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
     if dev_name:
         _require_labels(loaded[dev_name], "dev", "choose settings and score on")
     if config.eval_split == "dev":
-        eval_name = dev_name or f"cv{_folds(train.pairs, config.cv_folds)}(train)"
+        eval_name = dev_name or f"cv{_folds(train.pairs, config.cv_folds, corpus.task)}(train)"
         evaluation = selection
     else:
         split = corpus.test_split if config.eval_split == "test" else config.eval_split
@@ -109,6 +109,8 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
                 f"--predict test --glue-out DIR (or --superglue-out DIR)")
     seen = {p.label for p in train.pairs}
     for name, data in loaded.items():
+        if corpus.task.is_scores:
+            break  # a score need not occur in training: any number in the task's range is a target
         unseen = sorted({p.label for p in data.pairs if p.label is not None} - seen)
         if name != "train" and unseen:
             where = f"the {name} split ({data.paths[0]})" if data.paths else f"the {name} split"
@@ -160,8 +162,10 @@ def _drop_too_long(pairs: list, split: str | None, loaded: dict, counts: dict, t
     return [p for i, p in enumerate(pairs) if i not in long]
 
 
-def _folds(pairs, asked: int) -> int:
+def _folds(pairs, asked: int, task) -> int:
     """The folds a cross-validation on these pairs runs (fewer than asked when a class is small)."""
+    if task.is_scores:
+        return max(2, min(asked, len(pairs)))
     counts = np.unique([p.label for p in pairs if p.label is not None], return_counts=True)[1]
     return max(2, min(asked, int(counts.min()))) if len(counts) else asked
 
@@ -171,6 +175,20 @@ def labels_of(pairs, binary: bool) -> np.ndarray | None:
     if pairs is None:
         return None
     return np.array([two_class(p.label) if binary else p.label for p in pairs], dtype=object)
+
+
+def targets_of(pairs, task, binary: bool = False, where: str = "") -> np.ndarray | None:
+    """Gold values as the models take them: labels (`labels_of`), or a score task's scores as
+    float64 (`Task.targets`: a value that is no number, or outside the task's range, is a
+    UsageError naming `where`)."""
+    if pairs is None:
+        return None
+    if not task.is_scores:
+        return labels_of(pairs, binary)
+    try:
+        return task.targets([p.label for p in pairs], where=f"{where}: " if where else "")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _require_labels(data, what: str, purpose: str) -> None:

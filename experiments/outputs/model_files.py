@@ -31,15 +31,19 @@ import numpy as np
 
 from features.featurizer import PairFeaturizer
 from features.storage import tensor_file
-from features.storage.schema import (Array, Bool, Int, Mapping_, NotRegisteredError, Optional, Reader, Sizes,
-                                     StateError, Text, Texts, Writer)
+from features.storage.schema import (Array, Bool, Choice, Field, Int, Mapping_, NotRegisteredError, Optional, Reader,
+                                     Sizes, StateError, Text, Texts, Writer)
 
+from ..corpora.task import NLI, SCORES, TARGETS, Task
 from ..version import __version__
 from .records import versions
 
 MODEL_FORMAT = "nli-baselines-model"
 # 1 was a pickle (suite 0.1), 2 and 3 zip archives of objects rebuilt from their state: refused.
-MODEL_FORMAT_VERSION = 4
+# 5 declares the task (labels or scores, metrics); a file of format 4, which has no task, is read
+# as what every model then was: a label task judged by accuracy.
+MODEL_FORMAT_VERSION = 5
+READABLE_FORMAT_VERSIONS = (4, 5)
 # At SNLI scale with every feature type (18M columns) a model is ~400 MB of keys and weights.
 MAX_FILE_BYTES = 4 << 30
 MAX_HEADER_BYTES = 64 << 20  # the JSON header: vocabulary, labels, column names (a few MB at SNLI scale)
@@ -53,27 +57,28 @@ class ModelFileError(ValueError):
 
 @dataclass
 class Predictor:
-    """Featurizer (vocabulary and all) + classifier + the label set, as fitted by a run."""
+    """Featurizer (vocabulary and all) + model + the task it predicts for (a label set, or a score
+    range), as fitted by a run."""
 
     model_name: str
     model: object
     featurizer: PairFeaturizer | None  # None for models that read pairs
     columns: np.ndarray | None  # the featurizer columns the model reads; None = all
-    labels: list[str]
+    labels: list[str]  # the label set ([] for a score task)
     two_class: bool
     info: dict = field(default_factory=dict)  # dataset, chosen settings, features, input columns
+    task: Task = NLI  # what it predicts: labels (and how they are judged) or scores in a range
 
     @property
     def spec(self):
         """The ModelSpec that says how this model explains itself: its registered model's, or the
-        majority class's where the run fell back to it (a training sample of one class)."""
+        majority class's (the mean score's) where the run fell back to it (a training sample of
+        one class, or of equal scores)."""
         from models import get_model
-        from models.majority import SPEC as MAJORITY
         spec = get_model(self.model_name)
         built = spec.state.cls if spec.state is not None else None
-        if isinstance(self.model, MAJORITY.factory) and built is not MAJORITY.factory:
-            return MAJORITY
-        return spec
+        fallback = _fallback_spec(self.model)
+        return fallback if fallback is not None and built is not fallback.factory else spec
 
     @property
     def needs_lemmas(self) -> bool:
@@ -97,15 +102,19 @@ class Predictor:
         return X if self.columns is None else X[:, self.columns]
 
     def predict(self, pairs) -> np.ndarray:
-        """Labels of `pairs` (anything `annotated` takes)."""
+        """Labels of `pairs` (anything `annotated` takes), or for a score task their scores
+        (float64, inside the task's range)."""
         pairs = self.annotated(pairs)
+        dtype = np.float64 if self.task.is_scores else object
         if not pairs:
-            return np.array([], dtype=object)
-        return np.asarray(self.model.predict(self._inputs(pairs)), dtype=object)
+            return np.array([], dtype=dtype)
+        predicted = np.asarray(self.model.predict(self._inputs(pairs)), dtype=dtype)
+        return self.task.clip(predicted)
 
     def predict_proba(self, pairs) -> tuple[list[str], np.ndarray] | None:
-        """(class order, probabilities), or None for models without probabilities (edit distance)."""
-        if not hasattr(self.model, "predict_proba"):
+        """(class order, probabilities), or None for models without probabilities (edit distance,
+        any regressor)."""
+        if self.task.is_scores or not hasattr(self.model, "predict_proba"):
             return None
         return [str(c) for c in self.model.classes_], self.model.predict_proba(self._inputs(self.annotated(pairs)))
 
@@ -119,13 +128,23 @@ class Predictor:
 # ------------------------------------------------------------------ which kinds save
 
 
+def _fallbacks() -> dict:
+    """Kind name -> (kind, spec) of what a row falls back to when its sample cannot be learned
+    from: the majority class (one class), the mean score (equal scores)."""
+    from models import majority, mean
+    return {majority.STATE.name: (majority.STATE, majority.SPEC), mean.STATE.name: (mean.STATE, mean.SPEC)}
+
+
+def _fallback_spec(model):
+    return next((spec for kind, spec in _fallbacks().values() if type(model) is kind.cls), None)
+
+
 def _kinds() -> dict:
     """Kind name -> EstimatorKind: the kinds registered models declare, then scikit-learn's."""
     from models import MODELS
-    from models.majority import STATE as MAJORITY
     from models.sklearn_kinds import SKLEARN_KINDS
     kinds = {kind.name: kind for kind in SKLEARN_KINDS.values()}
-    kinds[MAJORITY.name] = MAJORITY  # what a row falls back to when its sample has one class
+    kinds.update({name: kind for name, (kind, _) in _fallbacks().items()})
     for spec in MODELS.values():
         if spec.state is not None:
             kinds[spec.state.name] = spec.state
@@ -174,7 +193,48 @@ HEAD_FIELDS = {
     "columns": Optional(Array("int64", ("n_columns",), lo=0, increasing=True)),
     "featurizer": None,  # features.featurizer_state
     "estimator": None,  # {"kind": name, "state": ...}
+    "task": None,  # TASK_FIELDS
 }
+
+
+class _Range(Field):
+    """A score range: two finite numbers, the lower first."""
+
+    def dump(self, value, writer, path):
+        return None if value is None else [float(value[0]), float(value[1])]
+
+    def load(self, raw, reader, path, sizes):
+        if raw is None:
+            return None
+        if not (isinstance(raw, list) and len(raw) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                                              and math.isfinite(v) for v in raw) and raw[0] < raw[1]):
+            raise StateError(f"{path}: not a score range (two finite numbers, the lower first)")
+        return (float(raw[0]), float(raw[1]))
+
+
+TASK_FIELDS = {
+    "target": Choice(TARGETS), "positive": Optional(Text(max_len=1000)), "score_range": _Range(),
+    "metrics": Texts(max_len=40), "select_by": Text(max_len=40), "single_sentence": Bool(),
+}
+
+
+def _task_dump(predictor: Predictor) -> dict:
+    task = predictor.task
+    return {"target": task.target, "positive": task.positive, "score_range": _Range().dump(task.score_range, None, ""),
+            "metrics": list(task.metrics), "select_by": task.select_by, "single_sentence": task.single_sentence}
+
+
+def _task_load(raw, labels: list[str], reader, sizes) -> Task:
+    if not isinstance(raw, dict) or set(raw) != set(TASK_FIELDS):
+        raise StateError(f"task: not the declared task ({', '.join(TASK_FIELDS)})")
+    values = {name: f.load(raw[name], reader, f"task.{name}", sizes) for name, f in TASK_FIELDS.items()}
+    if values["target"] == SCORES and labels:
+        raise StateError("task: a score task has no labels")
+    try:
+        return Task(values["target"], tuple(labels) if values["target"] != SCORES else None, values["positive"],
+                    values["score_range"], tuple(values["metrics"]), values["select_by"], values["single_sentence"])
+    except ValueError as exc:
+        raise StateError(f"task: {str(exc)[:200]}") from None
 INFO_FIELDS = {
     "dataset": Text(max_len=200), "features": Texts(max_len=100), "train_pairs": Int(),
     "selection": Mapping_(INFO_SCALAR),
@@ -242,7 +302,7 @@ def save_predictor(predictor: Predictor, path: Path | str) -> Path:
             "labels": [str(label) for label in predictor.labels], "two_class": bool(predictor.two_class),
             "hyperparameters": {k: v.item() if isinstance(v, np.generic) else v for k, v in hyper.items()},
             "info": _info_dump(predictor.info), "columns": columns, "featurizer": featurizer,
-            "estimator": {"kind": kind.name, "state": state}}
+            "estimator": {"kind": kind.name, "state": state}, "task": _task_dump(predictor)}
     text = json.dumps(head, ensure_ascii=False, allow_nan=False)
     if len(text.encode()) > MAX_HEADER_BYTES:
         raise ModelFileError(f"{path}: the model's header would take {len(text.encode()):,} bytes (at most "
@@ -318,7 +378,7 @@ def _head(path: Path) -> dict:
     if not isinstance(head, dict) or head.get("format") != MODEL_FORMAT:
         raise ModelFileError(f"{path}: not a model file of this suite (no {MODEL_FORMAT!r} marker)")
     version = head.get("suite_version", "?")
-    if head.get("format_version") != MODEL_FORMAT_VERSION:
+    if head.get("format_version") not in READABLE_FORMAT_VERSIONS or isinstance(head.get("format_version"), bool):
         raise ModelFileError(f"{path}: saved by nli-baselines {str(version)[:40]} (model format "
                              f"{str(head.get('format_version'))[:20]}); this is {__version__} (format "
                              f"{MODEL_FORMAT_VERSION}). Retrain the model with this version.")
@@ -328,8 +388,9 @@ def _head(path: Path) -> dict:
 def _predictor(head: dict, reader: Reader) -> Predictor:
     from features.featurizer_state import load_featurizer
     from models import MODELS
-    extra = sorted(set(head) - set(HEAD_FIELDS))
-    missing = sorted(set(HEAD_FIELDS) - set(head))
+    declared = set(HEAD_FIELDS) - ({"task"} if head.get("format_version") == 4 else set())
+    extra = sorted(set(head) - declared)
+    missing = sorted(declared - set(head))
     if extra or missing:
         raise StateError(f"the header has {'an undeclared entry ' + repr(extra[0][:40]) if extra else 'no ' + missing[0]}")
     sizes = Sizes()
@@ -342,8 +403,11 @@ def _predictor(head: dict, reader: Reader) -> Predictor:
                                  f"process: pass --import {simple['model_module'] or 'MODULE'} (the module of yours "
                                  "that registers it; files never import anything themselves)")
     labels = simple["labels"]
-    if not 0 < len(labels) <= MAX_LABELS:
+    task = _task_load(head["task"], labels, reader, sizes) if "task" in head else Task.classification(labels)
+    if not task.is_scores and not 0 < len(labels) <= MAX_LABELS:
         raise StateError(f"labels: {len(labels)} labels (1 to {MAX_LABELS} allowed)")
+    if task.is_scores != (spec.target == SCORES):
+        raise StateError(f"task: a {task.target} task, but the {name} model predicts {spec.target}")
     hyper = _hyperparameters(head["hyperparameters"], spec, reader, sizes)
     info = _info_load(head["info"], reader, sizes)
     featurizer = None
@@ -358,7 +422,7 @@ def _predictor(head: dict, reader: Reader) -> Predictor:
         raise StateError("columns: not columns of the featurizer")
     width = len(columns) if columns is not None else (featurizer.n_features_out_ if featurizer is not None else None)
     model = _estimator(head["estimator"], spec, hyper, reader, labels, width)
-    return Predictor(name, model, featurizer, columns, labels, simple["two_class"], info)
+    return Predictor(name, model, featurizer, columns, labels, simple["two_class"], info, task)
 
 
 def _hyperparameters(raw, spec, reader, sizes) -> dict:
@@ -372,13 +436,13 @@ def _hyperparameters(raw, spec, reader, sizes) -> dict:
 
 
 def _estimator(raw, spec, hyper: dict, reader, labels, width):
-    from models.majority import STATE as MAJORITY
-    from models.majority import MajorityClassifier
     if not isinstance(raw, dict) or set(raw) != {"kind", "state"} or not isinstance(raw["kind"], str):
         raise StateError("estimator: not a kind and its state")
     kind_name = raw["kind"]
-    if kind_name == MAJORITY.name and (spec.state is None or spec.state.name != kind_name):
-        kind, estimator = MAJORITY, MajorityClassifier()  # a row whose sample had a single class
+    fallback = _fallbacks().get(kind_name)
+    if fallback is not None and fallback[1].target == spec.target and (spec.state is None
+                                                                       or spec.state.name != kind_name):
+        kind, estimator = fallback[0], fallback[0].cls()  # a row whose sample had one class, or equal scores
     else:
         kind = kind_for(spec)
         if kind.name != kind_name:
@@ -418,7 +482,12 @@ def _probe(predictor: Predictor, path: Path) -> None:
     except Exception as exc:  # a check this format lacks: say which file
         raise ModelFileError(f"{path}: damaged model file: it cannot label a pair ({type(exc).__name__}: "
                              f"{str(exc)[:200]})") from None
-    if str(label) not in set(predictor.labels):
+    if predictor.task.is_scores:
+        low, high = predictor.task.score_range or (-np.inf, np.inf)
+        if not (np.isfinite(label) and low <= label <= high):
+            raise ModelFileError(f"{path}: damaged model file: it predicts the score {label!r:.60}, not a finite "
+                                 "number in its task's range")
+    elif str(label) not in set(predictor.labels):
         raise ModelFileError(f"{path}: damaged model file: it predicts {str(label)[:60]!r}, not one of its labels")
     if proba is not None and not np.isfinite(np.asarray(proba[1], dtype=np.float64)).all():
         raise ModelFileError(f"{path}: damaged model file: its probabilities are not finite")

@@ -87,11 +87,19 @@ def record_problem(record) -> str | None:
         if not isinstance(predictions, dict) or not isinstance(predictions.get("split"), str):
             return f"row {row['name']!r}: predictions without their split"
         lists = [predictions.get(k) for k in ("ids", "gold", "predicted")]
-        if not all(isinstance(x, list) and all(isinstance(v, str) for v in x) for x in lists):
-            return f"row {row['name']!r}: predictions need ids, gold and predicted lists of text"
+        scores = (record.get("task") or {}).get("target") == "scores"
+        value = _is_number if scores else (lambda v: isinstance(v, str))
+        if not (isinstance(lists[0], list) and all(isinstance(v, str) for v in lists[0])
+                and all(isinstance(x, list) and all(value(v) for v in x) for x in lists[1:])):
+            return (f"row {row['name']!r}: predictions need a list of ids, and gold and predicted lists of "
+                    + ("numbers" if scores else "text"))
         if len({len(x) for x in lists}) != 1:
             return f"row {row['name']!r}: ids, gold and predicted differ in length"
     return None
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value == value and abs(value) != float("inf")
 
 
 def pick_row(record: dict, row_name: str | None, source: str) -> dict:

@@ -1,4 +1,5 @@
-"""Pictures of a run: the confusion matrix, and the strongest feature weights of each class."""
+"""Pictures of a run: the confusion matrix (labels) or predicted against gold scores (scores),
+and the strongest feature weights of each class (or of each direction of a score)."""
 from __future__ import annotations
 
 import re
@@ -26,8 +27,9 @@ def _save(fig, path: Path, staged: list | None = None) -> Path:
 
 
 def plot_row(row: dict, eval_name: str, out_dir: Path | str, prefix: str = "", staged: list | None = None) -> list[Path]:
-    """Write `{prefix}confusion.png` and, for models with feature weights, `{prefix}top-features.png`
-    (a panel per class); returns the paths written. staged: see `_save`."""
+    """Write `{prefix}confusion.png` (labels) or `{prefix}predicted-vs-gold.png` (scores) and, for
+    models with feature weights, `{prefix}top-features.png` (a panel per class, or per direction
+    of the score); returns the paths written. staged: see `_save`."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -36,16 +38,31 @@ def plot_row(row: dict, eval_name: str, out_dir: Path | str, prefix: str = "", s
     out_dir = Path(out_dir)
     written = []
     metrics = row["metrics"][eval_name]
-    labels = metrics["confusion"]["labels"]
-    fig, ax = plt.subplots(figsize=(2.2 + 1.3 * len(labels), 1.8 + 1.2 * len(labels)))
-    ConfusionMatrixDisplay(np.array(metrics["confusion"]["matrix"]), display_labels=labels).plot(
-        ax=ax, cmap="Blues", colorbar=False, values_format="d")
-    ax.set_title(f"{row['name']} on {eval_name}: accuracy {100 * metrics['accuracy']:.1f}% "
-                 f"({metrics['pairs']} pairs)", fontsize=9)
-    ax.set_xlabel("predicted")
-    ax.set_ylabel("gold")
-    written.append(_save(fig, out_dir / f"{prefix}confusion.png", staged))
-    plt.close(fig)
+    if "confusion" not in metrics:  # a score task: each scored pair's prediction against its gold score
+        gold = np.asarray(row["predictions"]["gold"], dtype=float)
+        predicted = np.asarray(row["predictions"]["predicted"], dtype=float)
+        fig, ax = plt.subplots(figsize=(5, 5))
+        ax.scatter(gold, predicted, s=6, alpha=0.4)
+        low, high = min(gold.min(), predicted.min()), max(gold.max(), predicted.max())
+        ax.plot([low, high], [low, high], color="black", linewidth=0.6, linestyle="--", label="predicted = gold")
+        ax.set_title(f"{row['name']} on {eval_name}: Pearson {100 * metrics['pearson']:.1f}, Spearman "
+                     f"{100 * metrics['spearman']:.1f} ({metrics['pairs']} pairs)", fontsize=9)
+        ax.set_xlabel("gold score")
+        ax.set_ylabel("predicted score")
+        ax.legend(fontsize=8, loc="upper left")
+        written.append(_save(fig, out_dir / f"{prefix}predicted-vs-gold.png", staged))
+        plt.close(fig)
+    else:
+        labels = metrics["confusion"]["labels"]
+        fig, ax = plt.subplots(figsize=(2.2 + 1.3 * len(labels), 1.8 + 1.2 * len(labels)))
+        ConfusionMatrixDisplay(np.array(metrics["confusion"]["matrix"]), display_labels=labels).plot(
+            ax=ax, cmap="Blues", colorbar=False, values_format="d")
+        ax.set_title(f"{row['name']} on {eval_name}: accuracy {100 * metrics['accuracy']:.1f}% "
+                     f"({metrics['pairs']} pairs)", fontsize=9)
+        ax.set_xlabel("predicted")
+        ax.set_ylabel("gold")
+        written.append(_save(fig, out_dir / f"{prefix}confusion.png", staged))
+        plt.close(fig)
     top = row.get("top_features", {})
     if top:
         tallest = max(len(features) for features in top.values())
@@ -69,9 +86,11 @@ def _prefix(name: str, n_rows: int) -> str:
     return "" if n_rows == 1 else f"{_safe(name)}-"
 
 
-def plot_names(row_names: list[str]) -> list[str]:
-    """The files `plot_rows` may write for rows of these names (checked before a run starts)."""
-    return [f"{_prefix(name, len(row_names))}{kind}.png" for name in row_names for kind in ("confusion", "top-features")]
+def plot_names(row_names: list[str], scores: bool = False) -> list[str]:
+    """The files `plot_rows` may write for rows of these names (checked before a run starts);
+    scores: the rows predict scores (a scatter of predicted against gold, not a confusion matrix)."""
+    first = "predicted-vs-gold" if scores else "confusion"
+    return [f"{_prefix(name, len(row_names))}{kind}.png" for name in row_names for kind in (first, "top-features")]
 
 
 def plot_rows(record: dict, out_dir: Path | str) -> list[Path]:
@@ -89,9 +108,11 @@ def plot_curve_record(record: dict, out_dir: Path, reference: str | None = None)
     """curve.png and curve.svg of a learning curve's record (`curve.json`), with the published
     points of `reference` ("snli-paper") for the curves that have them."""
     from .published import CURVE_REFERENCES
+    from .report import metric_title
     table = record["curve"]
     n_classes = record["classes"]
-    majority = record.get("reference", {}).get("majority", {}).get(f"{n_classes}-class", {}).get("accuracy")
+    metric = record.get("metric", "accuracy")
+    majority = record.get("reference", {}).get("majority", {}).get(f"{n_classes}-class", {}).get(metric)
     points, label = CURVE_REFERENCES.get(reference, (None, ""))
     seeds = record["seeds"]
     title = (f"Learning curve on {record['dataset']} ({record['train_pairs']:,} training pairs; "
@@ -99,7 +120,7 @@ def plot_curve_record(record: dict, out_dir: Path, reference: str | None = None)
     subtitle = f"mean \u00b1 std over {seeds} samples per size; {how_chosen(record)}"
     return plot_curve(table, Path(out_dir), title=title, eval_name=record["eval_split"], n_classes=n_classes,
                       titles=record.get("titles"), reference=points, reference_label=label, subtitle=subtitle,
-                      majority=majority)
+                      majority=majority, metric=metric_title(metric) if metric != "accuracy" else "accuracy (%)")
 
 
 def how_chosen(record: dict) -> str:
@@ -120,12 +141,14 @@ def how_chosen(record: dict) -> str:
             f"else on {record['eval_split']}")
 
 
-def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_classes: int,
+def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_classes: int | None,
                titles: dict | None = None, reference: dict | None = None, reference_label: str = "",
-               subtitle: str = "", majority: float | None = None) -> list[Path]:
-    """Write curve.png and curve.svg: accuracy (%) against training pairs on a log axis.
+               subtitle: str = "", majority: float | None = None, metric: str = "accuracy (%)") -> list[Path]:
+    """Write curve.png and curve.svg: the task's figure (accuracy, %) against training pairs on a log axis.
 
     titles: config -> its legend entry (default: the config's name).
+    n_classes: draws chance (None for a score task, whose chance is a correlation of 0).
+    metric: the y axis' name (x 100, as GLUE scales its figures).
     """
     titles = titles or {}
     import matplotlib
@@ -144,14 +167,15 @@ def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_clas
             ref = sorted(reference[config].items())
             ax.plot([x for x, _ in ref], [y for _, y in ref], linestyle="--", marker="x", alpha=0.7,
                     color=colors[i % len(colors)], label=f"{config}: {reference_label}")
-    chance = 100.0 / n_classes
-    ax.axhline(chance, color="grey", linestyle=":", label=f"chance ({chance:.0f}%, {n_classes} classes)")
+    if n_classes:
+        chance = 100.0 / n_classes
+        ax.axhline(chance, color="grey", linestyle=":", label=f"chance ({chance:.0f}%, {n_classes} classes)")
     if majority is not None:
         ax.axhline(100 * majority, color="black", linestyle="-.", linewidth=0.8, alpha=0.6,
                    label=f"majority class ({100 * majority:.1f}%)")
     ax.set_xscale("log")
     ax.set_xlabel("training pairs (log scale)")
-    ax.set_ylabel(f"{eval_name} accuracy (%)")
+    ax.set_ylabel(f"{eval_name} {metric}")
     ax.set_title(title + (f"\n{subtitle}" if subtitle else ""), fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=8, loc="best")

@@ -8,6 +8,35 @@ def _pct(x) -> str:
     return "" if x is None else f"{100 * x:.1f}"
 
 
+# How tables head a metric's column ("dev acc", "dev F1", "dev Pearson").
+SHORT = {"accuracy": "acc", "f1": "F1", "macro_f1": "macro-F1", "mcc": "MCC", "pearson": "Pearson",
+         "spearman": "Spearman", "mse": "MSE", "mae": "MAE"}
+
+
+def _figure(name: str, value) -> str:
+    """A metric as tables show it: x 100 with one decimal (GLUE's scale), errors as they are."""
+    if value is None:
+        return ""
+    return f"{value:.3f}" if name in ("mse", "mae") else f"{100 * value:.1f}"
+
+
+def _task(record: dict) -> dict:
+    """The record's task (records of runs before tasks were declared: labels judged by accuracy)."""
+    return record.get("task") or {"target": "labels", "metrics": ["accuracy"], "select_by": "accuracy"}
+
+
+def _eval_metrics(task: dict) -> list[str]:
+    """The metric columns of a table: the task's, then macro-F1 for labels (as tables always had),
+    the mean squared error for scores."""
+    metrics = list(task["metrics"])
+    extra = "mse" if task["target"] == "scores" else "macro_f1"
+    return metrics + ([extra] if extra not in metrics else [])
+
+
+def _p(row_or_test: dict) -> float:
+    return row_or_test.get("p", row_or_test.get("mcnemar_p"))
+
+
 def _chosen(row: dict) -> str:
     """The settings selection chose, or those the model chose inside its own fit (`chosen_inside`
     of its facts: the stacked model's C, by out-of-fold accuracy)."""
@@ -18,10 +47,11 @@ def _chosen(row: dict) -> str:
 
 
 def _versus(row: dict, references: set) -> str:
-    """`-1.2 (p=0.04)`: the accuracy difference from the row's reference and McNemar's p."""
+    """`-1.2 (p=0.04)`: the difference from the row's reference (accuracy, or the task's selection
+    metric) and its p (McNemar's, or the paired bootstrap's)."""
     if "delta" not in row:
         return "(reference)" if row["name"] in references else ""
-    p = row["mcnemar_p"]
+    p = _p(row)
     return f"{100 * row['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
 
 
@@ -41,57 +71,87 @@ def _named(row: dict, name: str) -> str:
     test = row.get("versus", {}).get(name)
     if test is None:
         return ""
-    p = test["mcnemar_p"]
+    p = _p(test)
     return f"{100 * test['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
 
 
 def summary_table(record: dict) -> str:
-    """One line per row: train and eval accuracy, macro-F1, the differences from the reference row
-    and from named rows (the artifact table's majority and hypothesis-only) with McNemar's p, chosen
-    settings, seconds, the published figure; then what the comparisons and the artifact table say."""
+    """One line per row: the task's figures on train and on the evaluation split (accuracy and
+    macro-F1 for NLI; F1 and accuracy for paraphrase; Pearson and Spearman for scores ...), the
+    differences from the reference row and from named rows (the artifact table's majority and
+    hypothesis-only) with their p, chosen settings, seconds, the published figure; then what the
+    comparisons and the artifact table say."""
     eval_name = record["data"]["eval_split"]
     dataset = record["data"]["dataset"]
+    task = _task(record)
+    scores = task["target"] == "scores"
+    headline = task["metrics"][0]
+    metrics = _eval_metrics(task)
     compared = [row for row in record["rows"] if "delta" in row]
     references = {row["vs"] for row in compared}
     named = list(dict.fromkeys(name for row in record["rows"] for name in row.get("versus", {})))
-    head = ["row", "classes", "train acc", f"{eval_name} acc", "macro-F1"] + (["vs reference"] if compared else [])
-    head += [f"vs {name}" for name in named] + ["chosen", "seconds", "published (test)"]
+    head = ["row"] + ([] if scores else ["classes"]) + [f"train {SHORT[headline]}"]
+    head += [f"{eval_name} {SHORT[m]}" if m in task["metrics"] else SHORT[m] for m in metrics]
+    head += (["vs reference"] if compared else []) + [f"vs {name}" for name in named]
+    head += ["chosen", "seconds", "published (test)"]
     lines, sources = [head], {}
     for row in record["rows"]:
         m = row["metrics"]
-        figure = published(dataset, row["model"], row["features"], len(row["labels"]),
-                           wordnet=bool(row.get("fitted", {}).get("wordnet")))
+        figure = None if scores else published(dataset, row["model"], row["features"], len(row["labels"]),
+                                               wordnet=bool(row.get("fitted", {}).get("wordnet")))
         cell = ""
         if figure is not None:
             sources[figure.source.key] = figure.source.text
             cell = f"{figure.value:.1f} [{figure.source.key}]"
         versus = ([_versus(row, references)] if compared else []) + [_named(row, name) for name in named]
-        lines.append([row["name"], str(len(row["labels"])), _pct(m["train"]["accuracy"]),
-                      _pct(m[eval_name]["accuracy"]), _pct(m[eval_name]["macro_f1"]), *versus, _chosen(row),
+        train = m["train"].get(headline, m["train"].get("accuracy"))
+        lines.append([row["name"], *([] if scores else [str(len(row["labels"]))]), _figure(headline, train),
+                      *(_figure(name, m[eval_name].get(name)) for name in metrics), *versus, _chosen(row),
                       f"{row['seconds']:.1f}", cell])
     blanks = [""] * ((1 if compared else 0) + len(named))
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
-        lines.append([f"majority ({ref['label']}, reference)", classes.split("-")[0], "", _pct(ref["accuracy"]),
-                      "", *blanks, "", "", ""])
+        cells = [_pct(ref["accuracy"]) if name == "accuracy" else _figure(name, ref.get(name)) if name in ref else ""
+                 for name in metrics]
+        lines.append([f"majority ({ref['label']}, reference)", classes.split("-")[0], "", *cells, *blanks, "", "", ""])
+    for ref in record.get("reference", {}).get("mean", {}).values():
+        lines.append([f"mean ({ref['value']:.2f}, reference)", "", *(_figure(name, ref.get(name)) for name in metrics),
+                      *blanks, "", "", ""])
     out = _table(lines)
     out += [f"  [{key}] {text}" for key, text in sources.items()]
     if compared:
         by_classes = {}
         for row in record["rows"]:
             if row["name"] in references:
-                by_classes.setdefault(row["name"], len(row["labels"]))
-        out.append("  vs reference: the difference in points from " + ", ".join(
-            f"{name} ({classes}-class rows)" for name, classes in by_classes.items())
-            + ", and McNemar's exact p on the pairs where they disagree")
+                by_classes.setdefault(row["name"], len(row["labels"] or ()))
+        test = _test_words(compared[0])
+        out.append("  vs reference: the difference in points from " + (", ".join(
+            f"{name} ({classes}-class rows)" for name, classes in by_classes.items()) if not scores else
+            ", ".join(by_classes)) + _metric_words(task) + f", and {test}")
     if named:
+        test = _test_words(next(t for row in record["rows"] for t in row.get("versus", {}).values()))
         out.append(f"  {', '.join(f'vs {name}' for name in named)}: the difference in points from that row of the "
-                   "table, and McNemar's exact p on the pairs where they disagree")
+                   f"table{_metric_words(task)}, and {test}")
     tests = len(compared) + sum(len(row.get("versus", {})) for row in record["rows"])
     if tests > 1:
         out.append(f"  {tests} comparisons: by luck alone one in twenty reaches p < 0.05; for the table as a "
                    f"whole, read p < {0.05 / tests:.3f} (0.05 / {tests}, Bonferroni) as significant")
     out += [f"  {reading['note']}" for reading in record.get("artifacts", {}).get("rows", {}).values()]
     return "\n".join(out)
+
+
+def _test_words(test: dict) -> str:
+    if "mcnemar_p" in test:
+        return "McNemar's exact p on the pairs where they disagree"
+    return f"the p of a {test.get('test', 'paired bootstrap')} of the pairs"
+
+
+def _metric_words(task: dict) -> str:
+    """` in F1`: which figure a difference is in, where it is not accuracy."""
+    if task.get("select_by", "accuracy") == "accuracy":
+        return ""
+    if task["select_by"] == "mean":
+        return " in the mean of " + " and ".join(SHORT[m] for m in task["metrics"])
+    return f" in {SHORT[task['select_by']]}"
 
 
 def _value(value) -> str:
@@ -110,8 +170,10 @@ def bootstrap_line(b: dict, single: float | None = None) -> str:
         return f"bootstrap: all {b['resamples']} training resamples failed (a class went missing)"
     low, high = b["interval_95"]
     failed = f"; {b['failed']} failed" if b["failed"] else ""
+    metric = b.get("metric", "accuracy")
+    of = b["of"] if metric == "accuracy" else f"{metric.replace('mean_of_', 'mean of ').replace('_', ' ')} on {b['of']}"
     line = (f"bootstrap over {b['resamples']} training resamples: mean {100 * b['mean']:.1f}, std "
-            f"{100 * b['std']:.1f}, 95% {100 * low:.1f}..{100 * high:.1f} ({b['of']}{failed})")
+            f"{100 * b['std']:.1f}, 95% {100 * low:.1f}..{100 * high:.1f} ({of}{failed})")
     if single is not None and not low <= single <= high:
         line += (f"\n    the fit on the whole training set ({100 * single:.1f}) lies outside: a resample draws as many "
                  "pairs with replacement, about 63% of them distinct, so its models see less data"
@@ -120,26 +182,36 @@ def bootstrap_line(b: dict, single: float | None = None) -> str:
 
 
 def detail(row: dict, eval_name: str) -> str:
-    """Per-class precision/recall/F1, the confusion matrix, the selection and the fitted model of one row."""
+    """Per-class precision/recall/F1 and the confusion matrix (labels) or the errors and
+    correlations (scores), the selection and the fitted model of one row."""
     m = row["metrics"][eval_name]
-    labels = m["confusion"]["labels"]
-    width = max(12, *(len(x) for x in labels))
-    out = [f"{row['name']} on {eval_name} ({m['pairs']} pairs):",
-           f"  {'class':<{width}} precision  recall      F1  support"]
-    for label in labels:
-        c = m["per_class"][label]
-        out.append(f"  {label:<{width}} {100 * c['precision']:9.1f} {100 * c['recall']:7.1f} "
-                   f"{100 * c['f1']:7.1f} {c['support']:8d}")
-    out.append("  confusion (rows gold, columns predicted):")
-    out.append("  " + " " * width + " " + " ".join(f"{x:>{width}}" for x in labels))
-    for label, counts in zip(labels, m["confusion"]["matrix"]):
-        out.append(f"  {label:<{width}} " + " ".join(f"{c:>{width}d}" for c in counts))
+    if "confusion" not in m:  # a score task
+        out = [f"{row['name']} on {eval_name} ({m['pairs']} pairs): Pearson {_figure('pearson', m['pearson'])}, "
+               f"Spearman {_figure('spearman', m['spearman'])}, mean squared error {m['mse']:.3f}, mean absolute "
+               f"error {m['mae']:.3f} (gold mean {m['gold_mean']:.2f}, predicted mean {m['predicted_mean']:.2f})"]
+    else:
+        labels = m["confusion"]["labels"]
+        width = max(12, *(len(x) for x in labels))
+        out = [f"{row['name']} on {eval_name} ({m['pairs']} pairs):",
+               f"  {'class':<{width}} precision  recall      F1  support"]
+        for label in labels:
+            c = m["per_class"][label]
+            out.append(f"  {label:<{width}} {100 * c['precision']:9.1f} {100 * c['recall']:7.1f} "
+                       f"{100 * c['f1']:7.1f} {c['support']:8d}")
+        out.append("  confusion (rows gold, columns predicted):")
+        out.append("  " + " " * width + " " + " ".join(f"{x:>{width}}" for x in labels))
+        for label, counts in zip(labels, m["confusion"]["matrix"]):
+            out.append(f"  {label:<{width}} " + " ".join(f"{c:>{width}d}" for c in counts))
+        for name in ("f1", "mcc"):
+            if name in m:
+                out.append(f"  {SHORT[name]} {_figure(name, m[name])}")
     if "selection" in row:
         scores = ", ".join(f"{name}: {100 * a:.1f}" for name, a in row["selection"]["scores"].items())
         selection = row["selection"]
         out.append(f"  {_chosen(row)} chosen by {selection['by']}" + (f" ({scores})" if scores else ""))
         if selection.get("skipped") and selection.get("stopped"):
-            out.append(f"  dev accuracy {selection['stopped']}: not fitted "
+            judged = selection["by"].split(" ", 1)[1] if selection["by"].startswith("dev ") else "accuracy"
+            out.append(f"  dev {judged} {selection['stopped']}: not fitted "
                        + ", ".join(f"{selection['path']}={value}" for value in selection["skipped"]))
         if selection.get("extended"):
             out.append("  the best value sat at an end of the grid, which was extended with "
@@ -151,7 +223,9 @@ def detail(row: dict, eval_name: str) -> str:
     if "evaluation" in row:
         out.append(f"  scored by {row['evaluation']}")
     if "bootstrap" in row:
-        out.append("  " + bootstrap_line(row["bootstrap"], m["accuracy"] if row.get("evaluation") is None else None))
+        metric = row["bootstrap"].get("metric", "accuracy")
+        single = m.get(metric) if metric in m else None
+        out.append("  " + bootstrap_line(row["bootstrap"], single if row.get("evaluation") is None else None))
     for label, feats in row.get("top_features", {}).items():
         out.append(f"  top features for {label}: " + ", ".join(f"{name} ({w:+.2f})" for name, w in feats))
     return "\n".join(out)
@@ -193,12 +267,20 @@ def format_report(record: dict) -> str:
 
 
 ERROR_COLUMNS = ["id", "premise", "hypothesis", "gold", "predicted", "correct", "confidence", "top_features"]
+SCORE_ERROR_COLUMNS = ["id", "premise", "hypothesis", "gold", "predicted", "error", "top_features"]
 
 
 def error_rows(examples, wrong_only: bool = False) -> tuple[list[str], list[list]]:
     """(header, rows) of the errors file from `RunResult.examples()`: every scored pair in the
-    order scored, or with `wrong_only` the wrong ones, most confident first."""
+    order scored, or with `wrong_only` the wrong ones, most confident first. A score task's pairs
+    carry their absolute error; with `wrong_only` (nothing is simply wrong) they are all listed,
+    the largest error first."""
     table = examples
+    if "error" in table.columns:
+        if wrong_only:
+            table = table.sort_values("error", ascending=False, kind="stable")
+        rows = [[None if _missing(v) else v for v in row] for row in table[SCORE_ERROR_COLUMNS].itertuples(index=False)]
+        return SCORE_ERROR_COLUMNS, rows
     if wrong_only:
         table = table[~table["correct"]]
         if table["confidence"].notna().any():
@@ -222,6 +304,19 @@ def p_reading(p: float, level: float = 0.05) -> str:
 
 def format_comparison(r: dict) -> str:
     """Two runs compared (`experiments.compare`), as a paragraph a person can read."""
+    if "mcnemar" not in r:  # a task judged by another metric than accuracy
+        boot = r["bootstrap"]
+        low, high = boot["interval"]
+        title = metric_title(r["metric"])
+        p = "< 0.001" if r["p"] < 0.001 else f"= {r['p']:.3f}"
+        return "\n".join([
+            f"A: {r['a']}", f"B: {r['b']}", f"scored on {r['split']} ({r['pairs']} pairs)", "",
+            f"{title} A {100 * r['metric_a']:.1f}, B {100 * r['metric_b']:.1f}; difference A - B "
+            f"{100 * r['delta']:+.1f} points",
+            f"{r['test']}: {100 * boot['level']:.0f}% interval of the difference {100 * low:+.1f} .. {100 * high:+.1f} "
+            f"points; p {p}" + (" (the interval includes 0: no difference is a plausible outcome)"
+                                if low <= 0 <= high else ""),
+        ])
     test, boot = r["mcnemar"], r["bootstrap"]
     low, high = boot["interval"]
     p = "< 0.001" if test["p"] < 0.001 else f"= {test['p']:.3f}"
@@ -237,14 +332,25 @@ def format_comparison(r: dict) -> str:
     ])
 
 
+def metric_title(metric: str) -> str:
+    """`acc`, `F1`, `mean of Pearson and Spearman`: a curve's or a selection's figure in words."""
+    if metric.startswith("mean_of_"):
+        return "mean of " + " and ".join(SHORT.get(m, m) for m in metric.removeprefix("mean_of_").split("_"))
+    return SHORT.get(metric, metric)
+
+
 def curve_table(record: dict) -> str:
     """A learning curve's means per config and size (`curve.json`)."""
     eval_name = record["eval_split"]
-    lines = [["config", "size", "seeds", f"{eval_name} acc", "std", "train acc"]]
+    metric = record.get("metric", "accuracy")
+    title = metric_title(metric)
+    lines = [["config", "size", "seeds", f"{eval_name} {title}", "std", f"train {title}"]]
     for config, points in record["curve"].items():
         for p in points:
             lines.append([config, str(p["size"]), str(p["seeds"]), _pct(p["eval_mean"]),
                           _pct(p["eval_std"]) if p["seeds"] > 1 else "", _pct(p["train_mean"])])
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
-        lines.append([f"majority ({ref['label']}, reference)", "", "", _pct(ref["accuracy"]), "", ""])
+        lines.append([f"majority ({ref['label']}, reference)", "", "", _pct(ref.get(metric)), "", ""])
+    for ref in record.get("reference", {}).get("mean", {}).values():
+        lines.append([f"mean ({ref['value']:.2f}, reference)", "", "", _pct(ref.get(metric)), "", ""])
     return "\n".join(_table(lines))

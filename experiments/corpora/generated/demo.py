@@ -1,4 +1,5 @@
-"""A synthetic three-class NLI corpus generated from small word lists of our own.
+"""A synthetic three-class NLI corpus generated from small word lists of our own, and the same
+pairs with similarity scores (`demo-similarity`).
 
 It needs no files and no tagger (every word carries its PTB tag), so the main
 job runs offline on a fresh machine. The pairs exercise what lexicalized and
@@ -214,3 +215,30 @@ def generate_demo(split: str, size: int | None = None, seed: int = DEMO_SEED) ->
 def read_demo(split: str, seed: int = DEMO_SEED) -> SplitData:
     pairs = generate_demo(split, seed=seed)
     return SplitData("demo", split, [], pairs, len(pairs))
+
+
+# demo-similarity: how related a pair reads, 0..5, as STS-B and SICK score it. A hypothesis that
+# follows from the premise is closest; one that contradicts it is still about the same scene (SICK's
+# contradictions are often highly related), so it sits between; each pair moves with the share
+# of words the two sentences share, plus noise, so no model is exact.
+SIMILARITY_BASE = {"entailment": 3.6, "neutral": 2.2, "contradiction": 1.8}
+SIMILARITY_RANGE = (0.0, 5.0)
+
+
+def generate_similarity(split: str, size: int | None = None, seed: int = DEMO_SEED) -> list[Pair]:
+    """The demo's pairs of `split` with a similarity score (text, 3 decimals) in place of the label."""
+    from dataclasses import replace
+    rng = random.Random(f"{seed}:{split}:similarity")
+    out = []
+    for pair in generate_demo(split, size, seed):
+        words = {w.lower() for w in pair.premise_tokens if w.isalpha()}
+        other = {w.lower() for w in pair.hypothesis_tokens if w.isalpha()}
+        shared = len(words & other) / max(1, len(words | other))
+        score = SIMILARITY_BASE[pair.label] + 2.0 * shared + rng.gauss(0, 0.35)
+        out.append(replace(pair, label=f"{min(SIMILARITY_RANGE[1], max(SIMILARITY_RANGE[0], score)):.3f}"))
+    return out
+
+
+def read_similarity(split: str, seed: int = DEMO_SEED) -> SplitData:
+    pairs = generate_similarity(split, seed=seed)
+    return SplitData("demo-similarity", split, [], pairs, len(pairs))

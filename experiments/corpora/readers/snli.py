@@ -15,18 +15,8 @@ from typing import Sequence
 from features.labels import NLI3
 from features.pair import Pair, pairs_from_columns
 
-from .common import (
-    MAX_SENTENCE_CHARS,
-    NO_GOLD,
-    BadRows,
-    SplitData,
-    iter_tsv,
-    jsonl_blocks,
-    map_label,
-    missing_field,
-    sentence_pair,
-    text_value,
-)
+from .common import (MAX_SENTENCE_CHARS, NO_GOLD, BadRows, SplitData, iter_tsv, jsonl_blocks, map_label, missing_field,
+                     sentence_pair, text_value)
 
 _LABEL_MAP = {label: label for label in NLI3}
 HIDDEN = "hidden"  # MultiNLI's unlabeled test files (and their hard subsets) write this as gold_label

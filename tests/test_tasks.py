@@ -1,0 +1,194 @@
+"""Tasks declare their target and metrics: the metrics against hand-computed values, the
+declaration's checks, and a score task through every door (run, curves, compare, saved models,
+predict.py, the API)."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import experiments
+from experiments.corpora import get_corpus
+from experiments.corpora.task import Task
+from experiments.engine.errors import UsageError
+from experiments.engine.significance import compare_predictions
+
+STS = Task.regression((0, 5))
+PARAPHRASE = Task.classification(("0", "1"), metrics=("f1", "accuracy"), positive="1", select_by="mean")
+ACCEPTABILITY = Task.classification(("0", "1"), metrics=("mcc",), single_sentence=True)
+
+
+def test_correlations_by_hand():
+    # gold 1..4 against 1,3,2,4: deviations (-1.5,-.5,.5,1.5) and (-1.5,.5,-.5,1.5), covariance
+    # sum 4.0 over variance sums 5 and 5: r = 0.8; the values are their own ranks: Spearman too.
+    assert STS.score([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx({"pearson": 0.8, "spearman": 0.8})
+    # squares: ranks agree (Spearman 1), Pearson 25 / sqrt(5 * 129)
+    figures = STS.score([1, 2, 3, 4], [1, 4, 9, 16])
+    assert figures["spearman"] == pytest.approx(1.0) and figures["pearson"] == pytest.approx(25 / np.sqrt(645))
+    assert STS.selection_score([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(0.8)  # the mean of the two
+    # a constant prediction has no correlation: 0, not NaN
+    assert STS.score([1, 2, 3], [2, 2, 2]) == {"pearson": 0.0, "spearman": 0.0}
+
+
+def test_f1_accuracy_and_mcc_by_hand():
+    gold, predicted = ["1", "1", "0", "0", "1"], ["1", "0", "0", "1", "1"]
+    # TP 2, FP 1, FN 1, TN 1: precision = recall = 2/3, so F1 2/3; accuracy 3/5
+    assert PARAPHRASE.score(gold, predicted) == pytest.approx({"f1": 2 / 3, "accuracy": 0.6})
+    assert PARAPHRASE.selection_score(gold, predicted) == pytest.approx((2 / 3 + 0.6) / 2)
+    # MCC = (TP TN - FP FN) / sqrt((TP+FP)(TP+FN)(TN+FP)(TN+FN)) = (2 - 1) / sqrt(3 * 3 * 2 * 2) = 1/6
+    assert ACCEPTABILITY.score(gold, predicted) == pytest.approx({"mcc": 1 / 6})
+    assert ACCEPTABILITY.score(["0", "1"], ["1", "1"]) == {"mcc": 0.0}  # a constant prediction
+
+
+def test_a_declaration_that_cannot_be_judged_is_refused():
+    with pytest.raises(ValueError, match="'pearson' is not a metric of labels"):
+        Task.classification(("a", "b"), metrics=("pearson",))
+    with pytest.raises(ValueError, match="F1 needs the positive class"):
+        Task.classification(("0", "1"), metrics=("f1",))
+    with pytest.raises(ValueError, match="positive class '2' is not among the labels"):
+        Task.classification(("0", "1"), metrics=("f1",), positive="2")
+    with pytest.raises(ValueError, match="two finite numbers, the lower first"):
+        Task.regression((5, 0))
+    with pytest.raises(ValueError, match="select_by 'mcc' is none of the task's metrics"):
+        Task.classification(("0", "1"), select_by="mcc")
+
+
+def test_gold_scores_outside_the_range_or_not_numbers_say_where():
+    assert STS.targets(["0.5", "5.000"]).tolist() == [0.5, 5.0]
+    with pytest.raises(ValueError, match="dev: score '5.5' is outside the task's range 0..5"):
+        STS.targets(["1", "5.5"], where="dev: ")
+    with pytest.raises(ValueError, match="must be a number, not 'high'"):
+        STS.targets(["high"])
+    assert STS.clip(np.array([-1.0, 2.5, 7.0])).tolist() == [0.0, 2.5, 5.0]
+
+
+def test_comparisons_use_the_tasks_metric_and_say_which_test():
+    gold = [0.5, 1.0, 2.0, 3.0, 4.0, 4.5] * 10
+    a = {"ids": [str(i) for i in range(60)], "gold": gold, "predicted": [g + 0.1 for g in gold]}
+    b = {**a, "predicted": list(np.array(gold)[::-1])}
+    result = compare_predictions(a, b, task=STS)
+    assert result["test"] == "paired bootstrap (2000 resamples)" and "mcnemar" not in result
+    assert result["metric_a"] == pytest.approx(1.0) and result["delta"] > 1.5 and result["p"] < 0.01
+    # a task judged by accuracy keeps McNemar's exact test
+    labels = {"ids": ["1", "2"], "gold": ["a", "b"], "predicted": ["a", "a"]}
+    assert compare_predictions(labels, labels, bootstrap=False)["test"] == "McNemar's exact test"
+
+
+def test_a_score_task_runs_with_ridge_and_reports_its_correlations(cli):
+    done = cli("run", "--dataset", "demo-similarity", "--quiet")
+    assert done.returncode == 0, done.stderr
+    head, rule, row, reference = done.stdout.splitlines()[:4]
+    assert head.split() == ["row", "train", "Pearson", "dev", "Pearson", "dev", "Spearman", "MSE", "chosen", "seconds",
+                            "published", "(test)"]
+    assert row.startswith("lexicalized") and "alpha=" in row
+    assert reference.startswith("mean (3.45, reference)")
+
+
+def test_a_score_run_records_its_task_and_numbers(tmp_path):
+    result = experiments.run(dataset="demo-similarity", features="unlexicalized", quiet=True)
+    record = result.record
+    assert record["task"] == {"target": "scores", "labels": None, "positive": None, "score_range": [0.0, 5.0],
+                              "metrics": ["pearson", "spearman"], "select_by": "mean", "single_sentence": False}
+    row = record["rows"][0]
+    dev = row["metrics"]["dev"]
+    assert set(dev) >= {"pearson", "spearman", "mse", "mae", "mean_of_pearson_spearman"} and dev["pairs"] == 1000
+    assert dev["mean_of_pearson_spearman"] == pytest.approx((dev["pearson"] + dev["spearman"]) / 2)
+    assert all(isinstance(x, float) for x in row["predictions"]["gold"] + row["predictions"]["predicted"])
+    assert row["selection"]["by"] == "5-fold CV on train (seed 0), mean of Pearson and Spearman"
+    predicted = np.array(row["predictions"]["predicted"])
+    assert predicted.min() >= 0 and predicted.max() <= 5  # clipped to the task's range
+    assert record["reference"]["mean"]["scores"]["pearson"] == 0.0
+
+
+def test_models_that_predict_labels_give_way_or_are_refused(cli):
+    done = cli("run", "--dataset", "demo-similarity", "--model", "lr", "--features", "unlexicalized", "--quiet")
+    assert done.returncode == 0 and "--model lr predicts labels, and this task's target is scores: ridge " \
+                                   "regression (--model ridge) plays its part" in done.stderr
+    done = cli("run", "--dataset", "demo-similarity", "--model", "edit_distance")
+    assert done.returncode == 2
+    assert done.stderr.strip() == ("error: edit distance (2-class) (--model edit_distance) predicts labels, and this "
+                                   "task's target is scores: choose one of ridge, stacked_ridge, mean")
+    done = cli("run", "--dataset", "demo-similarity", "--two-class")
+    assert done.returncode == 2 and "--two-class maps labels" in done.stderr
+    done = cli("run", "--dataset", "demo", "--model", "ridge", "--features", "unlexicalized", "--quiet")
+    assert done.returncode == 0 and "logistic regression (--model lr) plays its part" in done.stderr
+
+
+def test_a_saved_score_model_predicts_the_same_scores_by_every_door(tmp_path, cli):
+    result = experiments.run(dataset="demo-similarity", features="unlexicalized", quiet=True)
+    model = result.models["unlexicalized"]
+    path = tmp_path / "sim.model"
+    model.save(path)
+    loaded = experiments.load_model(path)
+    dev = get_corpus("demo-similarity").load("dev").pairs
+    assert loaded.task == model.task and loaded.task.score_range == (0.0, 5.0)
+    np.testing.assert_array_equal(loaded.predict(dev), model.predict(dev))
+    np.testing.assert_array_equal(loaded.predict(dev), result.row()["predictions"]["predicted"])
+    assert loaded.predict_proba(dev) is None
+    table = tmp_path / "dev.tsv"
+    table.write_text("id\tpremise\thypothesis\tlabel\n" + "".join(
+        f"{p.id}\t{p.premise}\t{p.hypothesis}\t{p.label}\n" for p in dev[:50]), encoding="utf-8")
+    done = cli("predict", "--model", path, "--input", table, "--out", tmp_path / "p.jsonl")
+    assert done.returncode == 0, done.stderr
+    assert "against the input's scores: Pearson" in done.stdout
+    rows = [json.loads(line) for line in (tmp_path / "p.jsonl").read_text().splitlines()]
+    assert [r["predicted"] for r in rows] == pytest.approx(loaded.predict(dev[:50]).tolist())
+    done = cli("predict", "--model", path, "--input", table, "--out", tmp_path / "q.tsv", "--proba")
+    assert done.returncode == 2 and "predicts scores, which have no probabilities" in done.stderr
+
+
+def test_a_score_task_learning_curve_draws_its_metric(tmp_path):
+    curve = experiments.learning_curve(dataset="demo-similarity", sizes="10,100", seeds=2,
+                                       configs="unlexicalized", out=tmp_path / "c", quiet=True)
+    assert curve.record["metric"] == "mean_of_pearson_spearman" and curve.record["classes"] is None
+    header = (tmp_path / "c" / "curve.csv").read_text().splitlines()[0]
+    assert header == ("config,size,requested_size,seed,train_mean_of_pearson_spearman,"
+                      "eval_mean_of_pearson_spearman,fit_seconds,chosen")
+    assert "dev mean of Pearson and Spearman" in curve.table()
+
+
+def test_score_errors_file_lists_absolute_errors_largest_first(tmp_path, cli):
+    out = tmp_path / "e.tsv"
+    done = cli("run", "--dataset", "demo-similarity", "--features", "unlexicalized", "--quiet", "--errors", out,
+               "--errors-only")
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text().splitlines()
+    assert lines[0].split("\t") == ["id", "premise", "hypothesis", "gold", "predicted", "error", "top_features"]
+    errors = [float(line.split("\t")[5]) for line in lines[1:]]
+    assert len(errors) == 1000 and errors == sorted(errors, reverse=True)
+    first = lines[1].split("\t")
+    assert float(first[5]) == pytest.approx(abs(float(first[4]) - float(first[3])), abs=1e-5)
+
+
+def test_regression_weights_read_both_ways(cli):
+    done = cli("run", "--dataset", "demo-similarity", "--features", "unlexicalized", "--top-features", "2")
+    assert done.returncode == 0
+    assert "top features for higher scores:" in done.stdout and "top features for lower scores:" in done.stdout
+
+
+def test_paper_table_on_a_score_task_leaves_out_what_predicts_labels(cli):
+    done = cli("run", "--dataset", "demo-similarity", "--paper-table", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert "note: row edit_distance left out: edit distance (2-class) predicts labels" in done.stderr
+    assert "note: row lr_two_class left out: it is scored on two classes" in done.stderr
+    names = [line.split()[0] for line in done.stdout.splitlines()[2:] if line and not line.startswith(" ")]
+    assert names[:4] == ["lexicalized", "unigrams_only", "unlexicalized", "mean"]
+    assert "paired bootstrap (2000 resamples)" in done.stdout
+
+
+def test_usage_errors_name_the_split_of_a_bad_score():
+    from dataclasses import replace
+
+    from experiments.corpora import Corpus, register
+    from experiments.corpora.corpus import CORPORA
+    from experiments.corpora.readers.common import SplitData
+    pairs = get_corpus("demo-similarity").load("train").pairs[:40]
+    bad = [replace(p, label="9.0") if i == 7 else p for i, p in enumerate(pairs)]
+    register(Corpus("bad-scores", "scores out of range", STS, {"train": (), "dev": ()},
+                    generate=lambda split: SplitData("bad-scores", split, [], bad if split == "train" else pairs, 40)))
+    try:
+        with pytest.raises(UsageError, match="^train: score '9.0' is outside the task's range 0..5$"):
+            experiments.run(dataset="bad-scores", quiet=True)
+    finally:
+        CORPORA.pop("bad-scores")
