@@ -17,7 +17,8 @@ from experiments.engine.options import options
 
 
 def corpus_stats(corpus: Corpus, data_dir: Path, on_bad_row: str = "error") -> dict:
-    """Per split: file, data rows, pairs kept, label counts, skipped rows by reason."""
+    """Per split: file, data rows, pairs kept, label counts (a score task: the scores' count, least,
+    greatest and mean), skipped rows by reason."""
     splits = {}
     for split in corpus.available_splits(data_dir):
         data = corpus.load(split, data_dir, on_bad_row)
@@ -28,11 +29,17 @@ def corpus_stats(corpus: Corpus, data_dir: Path, on_bad_row: str = "error") -> d
             "rows": data.rows,
             "pairs": len(data.pairs),
             "labeled": data.labeled,
-            "labels": data.label_counts(),
+            **({"scores": _scores(data)} if corpus.task.is_scores else {"labels": data.label_counts()}),
             "skipped": dict(data.skipped),
             **({"source": data.source} if data.source else {}),  # a Hugging Face dataset's name, split, ...
         }
     return {"description": corpus.description, "splits": splits}
+
+
+def _scores(data) -> dict:
+    values = [float(p.label) for p in data.pairs if p.label is not None]
+    return {"count": len(values), "min": min(values), "max": max(values),
+            "mean": round(sum(values) / len(values), 4)} if values else {"count": 0}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     group = parser.add_argument_group("data")
     for name in ("dataset", "data_dir", "source", "train_split", "dev_split", "test_split", "revision", "on_bad_row",
                  "train_file", "dev_file", "test_file", "premise_column", "hypothesis_column", "label_column",
-                 "id_column"):
+                 "id_column", "target"):
         add_option(group, table[name])
     parser.add_argument("--stats", action="store_true", default=False, help="print per-split statistics as JSON")
     args = parser.parse_args(argv)

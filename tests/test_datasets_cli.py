@@ -17,6 +17,11 @@ def test_stats_on_shared_data(cli, data_dir):
     assert pairs["cb"] == {"train": 250, "dev": 56, "test": 250}
     assert pairs["ax"] == {"test": 1104}
     assert corpora["rte"]["splits"]["test"]["labeled"] is False
+    assert pairs["mrpc"] == {"train": 3668, "dev": 408, "test": 1725}
+    assert pairs["sick-relatedness"] == {"train": 4439, "dev": 495}
+    # A score task's split is summed up, not counted label by label.
+    assert corpora["stsb"]["splits"]["train"]["scores"] == {"count": 5749, "min": 0.0, "max": 5.0, "mean": 2.701}
+    assert "labels" not in corpora["stsb"]["splits"]["train"]
     snli = cli("datasets", "--data-dir", data_dir / "snli_1.0_sample", "--stats",
                       "--dataset", "snli")
     dev = json.loads(snli.stdout)["corpora"]["snli"]["splits"]["dev"]

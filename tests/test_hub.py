@@ -72,8 +72,8 @@ def test_options_that_mean_nothing_for_the_dataset_are_refused():
                                          r"files here: add --source hf"):
         RunConfig(dataset="sick", train_split="train")
     with pytest.raises(UsageError, match=r"--source hf: sick has no Hugging Face hub copy the suite knows \(those "
-                                         r"with one: anli, ax, ax-b, ax-g, cb, mnli, qnli, rte, snli, superglue-rte, "
-                                         r"wnli\)"):
+                                         r"with one: anli, ax, ax-b, ax-g, cb, cola, mnli, mrpc, qnli, qqp, rte, "
+                                         r"sick-relatedness, snli, sst2, stsb, superglue-rte, wnli\)"):
         RunConfig(dataset="sick", source="hf")
     with pytest.raises(UsageError, match=r"--source files: anli has no official files the suite reads; it is read "
                                          r"from the Hugging Face hub \(hf:facebook/anli\): --source hf"):
@@ -399,3 +399,88 @@ def test_sick_from_a_hub_layout_copy_is_sick(hf, cli, data_dir, tmp_path):
         records.append(json.loads((tmp_path / "r.json").read_text()))
     (a,), (b,) = (r["rows"] for r in records)
     assert a["predictions"] == b["predictions"] and a["metrics"] == b["metrics"]
+
+
+# ------------------------------------------------------------------ scores and single sentences (issue 40)
+
+
+def test_glue_score_and_single_sentence_copies(hf, tmp_path):
+    from datasets import ClassLabel, Dataset, DatasetDict, Features, Value
+
+    # STS-B: a float32 label (3.8 is "3.8", as the official file's 3.800 is a number), -1 throughout its test split.
+    stsb = Features({"sentence1": Value("string"), "sentence2": Value("string"), "label": Value("float32"),
+                     "idx": Value("int32")})
+    hub_cache(hf, tmp_path / "stsb", "nyu-mll/glue", "stsb", DatasetDict({
+        "train": Dataset.from_dict({"sentence1": ["A plane.", "A man.", "A cat."], "sentence2": ["A jet.", "A man.",
+                                                                                                   "A dog."],
+                                    "label": [3.8, 5.0, 0.25], "idx": [0, 1, 2]}, features=stsb),
+        "validation": Dataset.from_dict({"sentence1": ["A b."], "sentence2": ["A c."], "label": [5.5], "idx": [0]},
+                                        features=stsb),
+        "test": Dataset.from_dict({"sentence1": ["X."], "sentence2": ["Y."], "label": [-1.0], "idx": [0]},
+                                  features=stsb)}))
+    corpus = get_corpus("stsb").via("hf")
+    assert corpus.task.is_scores and triples(corpus.load("train")) == [
+        ("0", "A plane.", "A jet.", "3.8"), ("1", "A man.", "A man.", "5"), ("2", "A cat.", "A dog.", "0.25")]
+    test = corpus.load("test")
+    assert triples(test) == [("0", "X.", "Y.", None)]
+    assert test.notes[-1] == ("hf:nyu-mll/glue:stsb[test]: every score is -1: an unlabeled split (a benchmark's test "
+                              "set)")
+    with pytest.raises(DataFormatError, match=r"hf:nyu-mll/glue:stsb\[validation\]: row 0: score '5.5' is outside the "
+                                              r"task's range 0..5"):
+        corpus.load("dev")
+    assert corpus.load("dev", on_bad_row="skip").skipped == Counter({"bad score": 1})
+
+    # CoLA: single sentences (premise ""), the hub's names mapped to the files' 0/1.
+    cola = Features({"sentence": Value("string"), "label": ClassLabel(names=["unacceptable", "acceptable"]),
+                     "idx": Value("int32")})
+    hub_cache(hf, tmp_path / "cola", "nyu-mll/glue", "cola", DatasetDict({
+        "train": Dataset.from_dict({"sentence": ["Bill left.", "Left Bill the."], "label": [1, 0], "idx": [0, 1]},
+                                   features=cola),
+        "test": Dataset.from_dict({"sentence": ["Who left?"], "label": [-1], "idx": [0]}, features=cola)}))
+    cola_copy = get_corpus("cola").via("hf")
+    assert triples(cola_copy.load("train")) == [("0", "", "Bill left.", "1"), ("1", "", "Left Bill the.", "0")]
+    assert triples(cola_copy.load("test")) == [("0", "", "Who left?", None)]
+
+    # MRPC: equivalent is 1.
+    mrpc = Features({"sentence1": Value("string"), "sentence2": Value("string"),
+                     "label": ClassLabel(names=["not_equivalent", "equivalent"]), "idx": Value("int32")})
+    hub_cache(hf, tmp_path / "mrpc", "nyu-mll/glue", "mrpc", DatasetDict({"train": Dataset.from_dict(
+        {"sentence1": ["A .", "B ."], "sentence2": ["A !", "C ."], "label": [1, 0], "idx": [0, 1]}, features=mrpc)}))
+    assert [p.label for p in get_corpus("mrpc").via("hf").load("train").pairs] == ["1", "0"]
+
+    # SICK's relatedness: its own column, string ids; a copy whose score column is a ClassLabel is refused.
+    sick = Features({"id": Value("string"), "sentence_A": Value("string"), "sentence_B": Value("string"),
+                     "label": ClassLabel(names=NLI), "relatedness_score": Value("float32")})
+    hub_cache(hf, tmp_path, "RobZamp/sick", "default", DatasetDict({"train": Dataset.from_dict(
+        {"id": ["1", "2"], "sentence_A": ["A kid plays.", "A man."], "sentence_B": ["A boy plays.", "A dog."],
+         "label": [0, 1], "relatedness_score": [4.5, 1.0]}, features=sick)}))
+    assert triples(get_corpus("sick-relatedness").via("hf").load("train")) == [
+        ("1", "A kid plays.", "A boy plays.", "4.5"), ("2", "A man.", "A dog.", "1")]
+
+
+def test_a_hub_dataset_says_what_its_label_column_holds(hf, tmp_path):
+    from datasets import Dataset, DatasetDict, Features, Value
+    features = Features({"premise": Value("string"), "hypothesis": Value("string"), "label": Value("float64")})
+
+    def dataset(values):
+        columns = {"premise": ["p"] * len(values), "hypothesis": ["h"] * len(values), "label": values}
+        return DatasetDict({"train": Dataset.from_dict(columns, features=features)})
+    scores = hub_layout(tmp_path / "scores", dataset([0.5, 4.0, 2.25, 4.0]))
+    corpus = RunConfig(dataset=f"hf:{scores}").corpus()
+    assert corpus.task.is_scores and corpus.task.score_range is None
+    train = corpus.load("train")
+    assert [p.label for p in train.pairs] == ["0.5", "4", "2.25", "4"]
+    assert (f"hf:{scores}[train]: the label column holds numbers (3 distinct, e.g. 0.5): a score task (--target "
+            "labels to read them as classes)") in train.notes
+    stars = hub_layout(tmp_path / "stars", dataset([1.0, 2.0, 5.0]))
+    corpus = RunConfig(dataset=f"hf:{stars}").corpus()
+    assert corpus.task.target == "labels" and [p.label for p in corpus.load("train").pairs] == ["1", "2", "5"]
+    assert RunConfig(dataset=f"hf:{stars}", target="scores").corpus().task.is_scores
+    many = hub_layout(tmp_path / "many", dataset([i / 10 for i in range(60)]))
+    with pytest.raises(UsageError, match=rf"^--target labels: hf:{many}\[train\]: the label column holds 60 distinct "
+                                         r"numbers \(e.g. 0.1\): scores, not a 60-class task"):
+        RunConfig(dataset=f"hf:{many}", target="labels").corpus()
+    nli = hub_layout(tmp_path / "nli", nli_dataset(hf))
+    with pytest.raises(UsageError, match=rf"--target scores: hf:{nli}'s label column 'label' is a ClassLabel "
+                                         r"\(entailment, neutral, contradiction\): classes, not scores"):
+        RunConfig(dataset=f"hf:{nli}", target="scores").corpus()

@@ -381,7 +381,6 @@ def test_superglue_ids_are_the_integer_idx(tmp_path):
     ({"premise": {"a": 1}}, r"field 'premise' must be a string or an integer, not an object"),
     ({"premise": None}, r"field 'premise' must be a string or an integer, not null"),
     ({"hypothesis": True}, r"field 'hypothesis' must be a string or an integer, not a boolean"),
-    ({"label": 1.5}, r"field 'label' must be a string or an integer, not a number"),
     ({"label": None}, r"field 'label' must be a string or an integer, not null"),
 ])
 def test_custom_jsonl_fields_of_the_wrong_json_type(tmp_path, fields, message):
@@ -395,6 +394,15 @@ def test_custom_jsonl_integers_are_text(tmp_path):
     path = write(tmp_path / "x.jsonl", jsonl_row(premise=7, hypothesis="b", label=0, id=41))
     pair = read_custom(path, "c", "train", id_column="id").pairs[0]
     assert (pair.id, pair.premise, pair.label) == ("41", "7", "0")
+
+
+def test_custom_jsonl_numbers_in_the_label_column_are_their_shortest_text(tmp_path):
+    # A score (3.80 in the file) is its shortest text, as a float column's is; elsewhere a float is no text.
+    path = write(tmp_path / "x.jsonl", '{"premise": "a", "hypothesis": "b", "label": 3.80}\n'
+                                       '{"premise": "a", "hypothesis": "b", "label": 1e-3}\n')
+    assert [p.label for p in read_custom(path, "c", "train").pairs] == ["3.8", "0.001"]
+    assert_bad_row(write(tmp_path / "y.jsonl", jsonl_row(premise=1.5, hypothesis="b", label="x")), read_custom,
+                   r"y.jsonl:1: field 'premise' must be a string or an integer, not a number", "wrong field type")
 
 
 def test_csv_unterminated_quote_swallowing_the_rest_of_the_file(tmp_path):

@@ -41,8 +41,10 @@ class HubCopy:
     name, config: the hub dataset (`stanfordnlp/snli`; `nyu-mll/glue` with config `rte`).
     splits: the corpus' split -> the hub's split; `a+b` joins several, in order (ANLI's rounds).
     label_names: the copy's `ClassLabel` names, in order: a copy with other names is refused, and
-        integer labels that lost their names are read by these.
-    premise, hypothesis, id_column: its columns (id_column None: ids are row numbers).
+        integer labels that lost their names are read by these; None for scores (STS-B's floats).
+    premise, hypothesis, id_column: its columns (premise None: single sentences, the hypothesis
+        column holding them; id_column None: ids are row numbers).
+    label: its gold column (SICK's relatedness: `relatedness_score`).
     label_map: hub label -> the corpus' label, where they differ (GLUE WNLI's 1/0).
     meta_columns: columns kept in each pair's meta where the copy has them (AX-g's pair_id).
     lacks: what the official files have and the copy does not; the run says it once.
@@ -51,10 +53,11 @@ class HubCopy:
     name: str
     config: str | None
     splits: Mapping[str, str]
-    label_names: tuple[str, ...]
-    premise: str = "premise"
+    label_names: tuple[str, ...] | None
+    premise: str | None = "premise"
     hypothesis: str = "hypothesis"
     id_column: str | None = "idx"
+    label: str = "label"
     label_map: Mapping[str, str] = field(default_factory=dict)
     meta_columns: tuple[str, ...] = ()
     lacks: str | None = None

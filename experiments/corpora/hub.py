@@ -36,7 +36,7 @@ from typing import Any, Mapping, Sequence
 
 from .corpus import READ_FROM, Corpus, HubCopy
 from .readers import arrow
-from .readers.common import SplitData, find_columns, gc_paused
+from .readers.common import DataFormatError, SplitData, find_columns, gc_paused
 
 PREFIX = "hf:"
 ROLES = ("train", "dev", "test")
@@ -323,6 +323,8 @@ class HubCorpus(Corpus):
     columns: premise, hypothesis, label, id (None: found by name, or row numbers for ids).
     label_names: the ClassLabel names the copy must have (a registered corpus' `HubCopy`), or None.
     split_files: the suite's split -> the files behind it (for the record and for output checks).
+    target_note: what the label column of a `hf:` dataset was found to hold (`corpora.targets`),
+        said with the training split.
     """
 
     address: str = ""
@@ -335,6 +337,7 @@ class HubCorpus(Corpus):
     label_map: Mapping[str, str] = field(default_factory=dict)
     meta_columns: tuple[str, ...] = ()
     split_files: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    target_note: str | None = None
 
     @property
     def stem(self) -> str:
@@ -381,8 +384,8 @@ class HubCorpus(Corpus):
                        "split_fingerprint": "+".join(str(getattr(opened.splits[p], "_fingerprint", ""))
                                                      for p in self.parts[split]),
                        "rows": data.rows}
-        if split == "train" or "train" not in self.parts:
-            data.notes = opened.notes + data.notes  # said once a run: with the training split
+        if split == "train" or "train" not in self.parts:  # said once a run: with the training split
+            data.notes = opened.notes + ([self.target_note] if self.target_note else []) + data.notes
         return data
 
     def _read_part(self, opened: Opened, part: str, split: str, on_bad_row: str) -> SplitData:
@@ -390,14 +393,25 @@ class HubCorpus(Corpus):
         table = _table(dataset)
         where = f"{self.address}[{part}]"
         columns = self.columns
-        premise, hypothesis, id_column, notes = find_columns(
-            where, None, lambda name: arrow.has_field(table.schema, name), list(table.column_names),
-            columns.get("premise"), columns.get("hypothesis"), columns.get("id"), shown=where)
+        if self.task.single_sentence and columns.get("premise") is None:
+            premise, hypothesis, id_column, notes = None, columns.get("hypothesis"), columns.get("id"), []
+            for name in (hypothesis, id_column):
+                if name is not None and not arrow.has_field(table.schema, name):
+                    raise DataFormatError(where, None, f"no column {name!r}; the columns are "
+                                                       f"{', '.join(table.column_names)}")
+        else:
+            premise, hypothesis, id_column, notes = find_columns(
+                where, None, lambda name: arrow.has_field(table.schema, name), list(table.column_names),
+                columns.get("premise"), columns.get("hypothesis"), columns.get("id"), shown=where)
         label = columns.get("label") or "label"
         names = self._label_names(dataset, label, where)
+        if self.task.is_scores and names is not None:
+            raise HubError(f"{where}: its label column {label!r} is a ClassLabel ({', '.join(names)}): classes, not "
+                           f"the scores {self.name} has")
         data = arrow.read_table(table, where, self.name, split, on_bad_row, premise=premise, hypothesis=hypothesis,
                                 label=label, id_column=id_column, labels=self.labels, label_names=names,
-                                label_map=self.label_map, meta_columns=self.meta_columns)
+                                label_map=self.label_map, meta_columns=self.meta_columns,
+                                scores=self.task.is_scores, score_range=self.task.score_range)
         data.notes = notes + data.notes
         missing = [c for c in self.meta_columns if not arrow.has_field(table.schema, c)]
         if missing:
@@ -454,10 +468,12 @@ def _joined(read: list[tuple[str, SplitData]], split: str) -> SplitData:
 def hub_corpus(dataset: str, *, premise: str | None = None, hypothesis: str | None = None, label: str = "label",
                id_column: str | None = None, splits: Mapping[str, str | None] | None = None,
                revision: str | None = None, needed: Sequence[str] = ("train", "dev"),
-               progress: bool = False) -> HubCorpus:
+               progress: bool = False, target: str = "auto") -> HubCorpus:
     """The corpus of `hf:NAME[:CONFIG]`: its splits found by name (or `splits` overrides: role ->
     the dataset's split), columns found or named as for custom files, labels from its ClassLabel.
-    needed: the roles whose split must be unambiguous; progress: `datasets`' progress bars."""
+    needed: the roles whose split must be unambiguous; progress: `datasets`' progress bars.
+    target: "labels", "scores" or "auto" (`corpora.targets`: what its training split's label column
+        holds; a ClassLabel column holds classes)."""
     name, config = parse_address(dataset)
     opened = open_dataset(name, config, revision, progress)
     chosen, _ = assign_splits(list(opened.splits), splits, opened.address, needed)
@@ -465,9 +481,10 @@ def hub_corpus(dataset: str, *, premise: str | None = None, hypothesis: str | No
     _add_other_splits(parts, opened)
     columns = {"premise": premise, "hypothesis": hypothesis, "label": label or "label", "id": id_column}
     labels = _class_names(opened, parts, columns["label"])
+    task, note = _task(opened, parts, columns["label"], labels, target)
     description = {"hub": "a Hugging Face hub dataset", "local directory": "a local dataset in the hub's layout",
                    "saved dataset": "a dataset saved with save_to_disk"}[opened.kind]
-    return HubCorpus(dataset, f"{name} ({description})", labels, {s: () for s in parts},
+    return HubCorpus(dataset, f"{name} ({description})", task, {s: () for s in parts}, target_note=note,
                      dev_split="dev" if "dev" in parts else None, test_split="test" if "test" in parts else None,
                      address=opened.address, hub_name=name, hub_config=config, revision=revision, parts=parts,
                      columns=columns, split_files=_split_files(parts, opened))
@@ -493,7 +510,7 @@ def hub_copy_corpus(corpus: Corpus, *, splits: Mapping[str, str | None] | None =
                      corpus.task, {s: () for s in parts}, dev_split=ours_for["dev"] if ours_for["dev"] in parts
                      else None, test_split=ours_for["test"] if ours_for["test"] in parts else None,
                      hub=copy, address=opened.address, hub_name=copy.name, hub_config=copy.config, revision=revision,
-                     parts=parts, columns={"premise": copy.premise, "hypothesis": copy.hypothesis, "label": "label",
+                     parts=parts, columns={"premise": copy.premise, "hypothesis": copy.hypothesis, "label": copy.label,
                                            "id": copy.id_column},
                      label_names=copy.label_names, label_map=dict(copy.label_map), meta_columns=copy.meta_columns,
                      split_files=_split_files(parts, opened))
@@ -511,6 +528,23 @@ def _add_other_splits(parts: dict, opened: Opened) -> None:
 def _split_files(parts: Mapping[str, tuple[str, ...]], opened: Opened) -> dict[str, tuple[str, ...]]:
     return {split: tuple(str(f) for part in theirs for f in opened.files.get(part, []))
             for split, theirs in parts.items()}
+
+
+def _task(opened: Opened, parts: Mapping[str, tuple], label: str, class_names, target: str):
+    """(the task, the line saying what the label column holds, or None) of a `hf:` dataset, from its
+    training split (else its first)."""
+    from .targets import SCORES, TargetError, choose_target, task_for
+    if class_names is not None:
+        if target == SCORES:
+            raise TargetError(f"--target scores: {opened.address}'s label column {label!r} is a ClassLabel "
+                              f"({', '.join(class_names)}): classes, not scores")
+        return task_for("labels", class_names), None
+    first = (parts.get("train") or next(iter(parts.values()), ()))[:1]
+    table = _table(opened.splits[first[0]]) if first and target != SCORES else None
+    values = arrow.distinct_texts(table, label, f"{opened.address}[{first[0]}]") \
+        if table is not None and arrow.has_field(table.schema, label) else []
+    chosen, note = choose_target(values, target, f"{opened.address}[{first[0]}]" if first else opened.address)
+    return task_for(chosen), note
 
 
 def _class_names(opened: Opened, parts: Mapping[str, tuple], label: str) -> tuple[str, ...] | None:

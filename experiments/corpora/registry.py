@@ -5,23 +5,27 @@ and the lookup (`get_corpus`) are in `corpora.corpus`, re-exported here.
 """
 from __future__ import annotations
 
+import contextlib
 from functools import partial
 from pathlib import Path
 
 from features.labels import BINARY01, CB3, NLI2, NLI3
 
-from . import hub
+from . import hub, targets
 from .corpus import CORPORA, SOURCES, Corpus, CorpusNotFoundError, HubCopy, get_corpus, register, resolve_data_dir
 from .generated.demo import SIMILARITY_RANGE, read_demo, read_similarity
 from .generated.hans_mini import read_hans_mini
 from .readers.custom import read_custom
 from .readers.glue import read_ax, read_qnli, read_rte, read_wnli
 from .readers.hans import read_hans
+from .readers.paraphrase import read_mrpc, read_qqp
 from .readers.pascal import read_pascal
-from .readers.sick import read_sick
+from .readers.sick import RELATEDNESS_RANGE, read_sick
+from .readers.single_sentence import read_cola, read_sst2
 from .readers.snli import read_nli
+from .readers.sts import STS_RANGE, read_stsb
 from .readers.superglue import read_superglue
-from .task import Task
+from .task import MEAN, Task
 
 
 def _snli_files(split: str) -> tuple[str, ...]:
@@ -43,8 +47,13 @@ _NO_PARSES = ("has no parse trees: tokens and tags come from the tagger, not fro
               "so figures can differ slightly from a run on those")
 
 
-def _glue(config: str, labels: tuple[str, ...], **columns) -> HubCopy:
+def _glue(config: str, labels: tuple[str, ...] | None, **columns) -> HubCopy:
     return HubCopy("nyu-mll/glue", config, _TRAIN_DEV_TEST, labels, **columns)
+
+
+def _glue_files(folder: str, split: str, *others: str) -> tuple[str, ...]:
+    """GLUE's `glue/<TASK>/<split>.tsv` (or `<TASK>/` directly in the data dir), then other layouts."""
+    return (f"glue/{folder}/{split}.tsv", f"{folder}/{split}.tsv", *others)
 
 
 def _superglue(config: str, labels: tuple[str, ...], splits=None, **columns) -> HubCopy:
@@ -88,6 +97,49 @@ register(Corpus("wnli", "GLUE WNLI (tsv; labels 1 = entailment, 0; test unlabele
                 {s: (f"glue/WNLI/{s}.tsv", f"WNLI/{s}.tsv") for s in ("train", "dev", "test")}, read_wnli,
                 hub=_glue("wnli", ("not_entailment", "entailment"), premise="sentence1", hypothesis="sentence2",
                           label_map={"not_entailment": "0", "entailment": "1"})))
+# The rest of GLUE (issue 40): similarity scores, paraphrase and single sentences, each judged as GLUE
+# judges it. GLUE's 0/1 labels: MRPC and QQP 1 = paraphrase / duplicate, CoLA 1 = acceptable, SST-2
+# 1 = positive; the hub's ClassLabel names map onto them.
+STSB = Task.regression(STS_RANGE)  # Pearson and Spearman, settings chosen by their mean
+SICK_RELATEDNESS = Task.regression(RELATEDNESS_RANGE, metrics=("pearson", "spearman", "mse"), select_by="pearson")
+PARAPHRASE = Task.classification(BINARY01, metrics=("f1", "accuracy"), positive="1", select_by=MEAN)
+COLA = Task.classification(BINARY01, metrics=("mcc",), single_sentence=True)
+SST2 = Task.classification(BINARY01, single_sentence=True)
+register(Corpus("stsb", "GLUE STS-B (tsv; test unlabeled), or the STS Benchmark's own sts-*.csv: similarity "
+                "scores 0-5", STSB,
+                {s: _glue_files("STS-B", s, f"stsbenchmark/sts-{s}.csv") for s in ("train", "dev", "test")},
+                partial(read_stsb, score_range=STSB.score_range), download="stsb",
+                hub=_glue("stsb", None, premise="sentence1", hypothesis="sentence2")))
+register(Corpus("sick-relatedness", "SICK's relatedness scores (1-5; SemEval-2014 Task 1): TRAIN/TRIAL/TEST rows of "
+                "SICK.txt", SICK_RELATEDNESS,
+                {s: ("sick/SICK.txt", "SICK/SICK.txt") for s in ("train", "dev", "test")},
+                partial(read_sick, scores=SICK_RELATEDNESS.score_range), download="sick",
+                hub=HubCopy("RobZamp/sick", None, _TRAIN_DEV_TEST, None, premise="sentence_A", hypothesis="sentence_B",
+                            id_column="id", label="relatedness_score")))
+register(Corpus("mrpc", "GLUE MRPC (tsv; test unlabeled), or Microsoft's msr_paraphrase_*.txt split by dev_ids.tsv as "
+                "GLUE splits them: 1 = paraphrase", PARAPHRASE,
+                {"train": _glue_files("MRPC", "train", "glue/MRPC/msr_paraphrase_train.txt",
+                                      "MRPC/msr_paraphrase_train.txt"),
+                 "dev": _glue_files("MRPC", "dev", "glue/MRPC/msr_paraphrase_train.txt",
+                                    "MRPC/msr_paraphrase_train.txt"),
+                 "test": _glue_files("MRPC", "test", "glue/MRPC/msr_paraphrase_test.txt",
+                                     "MRPC/msr_paraphrase_test.txt")},
+                read_mrpc, download="mrpc",
+                hub=_glue("mrpc", ("not_equivalent", "equivalent"), premise="sentence1", hypothesis="sentence2",
+                          label_map={"not_equivalent": "0", "equivalent": "1"})))
+register(Corpus("qqp", "GLUE QQP (tsv; test unlabeled): 1 = duplicate questions", PARAPHRASE,
+                {s: _glue_files("QQP", s) for s in ("train", "dev", "test")}, read_qqp, download="qqp",
+                hub=_glue("qqp", ("not_duplicate", "duplicate"), premise="question1", hypothesis="question2",
+                          label_map={"not_duplicate": "0", "duplicate": "1"})))
+register(Corpus("cola", "GLUE CoLA (tsv; train and dev without a header, test unlabeled): single sentences, "
+                "1 = acceptable", COLA, {s: _glue_files("CoLA", s) for s in ("train", "dev", "test")}, read_cola,
+                download="cola",
+                hub=_glue("cola", ("unacceptable", "acceptable"), premise=None, hypothesis="sentence",
+                          label_map={"unacceptable": "0", "acceptable": "1"})))
+register(Corpus("sst2", "GLUE SST-2 (tsv; test unlabeled): single sentences, 1 = positive", SST2,
+                {s: _glue_files("SST-2", s) for s in ("train", "dev", "test")}, read_sst2, download="sst2",
+                hub=_glue("sst2", ("negative", "positive"), premise=None, hypothesis="sentence",
+                          label_map={"negative": "0", "positive": "1"})))
 for _n in (1, 2, 3):
     register(Corpus(f"rte{_n}", f"PASCAL RTE-{_n} XML (train = its dev file, test = its test file)", NLI2,
                     {"train": _pascal_files(_n, "dev"), "test": _pascal_files(_n, "test")}, read_pascal,
@@ -137,9 +189,14 @@ register(Corpus("hans-mini", "a small HANS-style set generated by the suite: HAN
 def custom_corpus(train: str | None = None, dev: str | None = None, test: str | None = None, *,
                   premise: str | None = None, hypothesis: str | None = None, label: str = "label",
                   id_column: str | None = None, labels: tuple[str, ...] | None = None,
-                  name: str = "custom") -> Corpus:
+                  name: str = "custom", target: str = "auto", on_bad_row: str = "error") -> Corpus:
     """A corpus from user files (.tsv/.csv/.jsonl/.parquet/.arrow) with named columns: the quick path for a
-    new pair task."""
+    new pair task.
+
+    target: "labels", "scores" or "auto" (`corpora.targets`): with labels or auto the first file
+        given (train, else dev, else test) is read here, with `on_bad_row`, to see what its label
+        column holds, and that read is what the first load of that split returns.
+    """
     files = {split: (str(Path(path).resolve()),) for split, path in
              (("train", train), ("dev", dev), ("test", test)) if path}
     if not files:
@@ -148,10 +205,71 @@ def custom_corpus(train: str | None = None, dev: str | None = None, test: str | 
         if path and not Path(path).is_file():  # the user's own file: no corpus to download
             raise ValueError(f"--{split}-file {path}: " + ("a directory, not a file" if Path(path).is_dir()
                                                             else "no such file"))
-    reader = partial(read_custom, premise=premise, hypothesis=hypothesis, label=label, id_column=id_column,
-                     labels=labels)
-    return Corpus(name, "user-supplied pair task", labels, files, reader,
-                  dev_split="dev" if dev else None, test_split="test" if test else None)
+    columns = dict(premise=premise, hypothesis=hypothesis, label=label, id_column=id_column)
+    examined = next(iter(files))
+    chosen, note, key = targets.SCORES, None, None
+    if target != targets.SCORES:
+        key = (files[examined][0], tuple(columns.items()), labels, target, on_bad_row)
+        chosen, note = _examined(key, name, examined)
+    if chosen == targets.SCORES and labels is not None:
+        raise ValueError("a score task has no label set: the labels given are classes")
+    reader = partial(read_custom, **columns, **({"scores": True} if chosen == targets.SCORES else {"labels": labels}))
+    return Corpus(name, "user-supplied pair task", targets.task_for(chosen, labels), files,
+                  _ReadOnce(reader, examined, key, note), dev_split="dev" if dev else None,
+                  test_split="test" if test else None)
+
+
+# The split last read to choose a custom corpus' target: key -> [(target, note), the file's
+# identity, its data until a load takes it]. A run builds its corpus more than once (to plan its
+# rows, then to read), and the file is read once all the same.
+_EXAMINED: dict[tuple, list] = {}
+
+
+def _identity(path: Path) -> tuple:
+    info = path.stat()
+    return info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def _examined(key: tuple, name: str, split: str) -> tuple[str, str | None]:
+    """(target, note) of the custom file `key` names, read (and kept for its first load) unless it
+    was, unchanged, the last one read."""
+    path, columns, labels, target, on_bad_row = key
+    path = Path(path)
+    entry = _EXAMINED.get(key)
+    if entry is None or entry[1] != _identity(path):
+        identity = _identity(path)
+        data = read_custom(path, name, split, on_bad_row, **dict(columns), labels=labels)
+        # Read as labels, a column that auto finds to be scores holds finite numbers alone, each kept
+        # as the scores reader keeps it: the data serves either target.
+        decision = targets.choose_target(dict.fromkeys(p.label for p in data.pairs if p.label is not None),
+                                         target, path.name)
+        _EXAMINED.clear()
+        entry = _EXAMINED[key] = [decision, identity, data]
+    return entry[0]
+
+
+class _ReadOnce:
+    """A custom corpus' reader: the split read to choose the target is taken from `_EXAMINED` once,
+    while the file is still the one read, and read afresh after that; its reads carry the line
+    saying what the label column holds."""
+
+    def __init__(self, reader, split: str, key: tuple | None, note: str | None):
+        self.reader, self.split, self.key, self.note = reader, split, key, note
+
+    def __call__(self, path: Path, dataset: str, split: str, on_bad_row: str = "error"):
+        data = None
+        entry = _EXAMINED.get(self.key) if split == self.split and self.key is not None else None
+        if entry is not None and entry[2] is not None and on_bad_row == self.key[-1] \
+                and Path(path) == Path(self.key[0]):
+            with contextlib.suppress(OSError):
+                if entry[1] == _identity(Path(path)):
+                    data, entry[2] = entry[2], None
+                    data.dataset = dataset
+        if data is None:
+            data = self.reader(path, dataset, split, on_bad_row)
+        if self.note and split == self.split:
+            data.notes = [self.note, *data.notes]
+        return data
 
 
 def registered_copy(dataset: str) -> str | None:

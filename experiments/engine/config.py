@@ -65,6 +65,9 @@ class RunConfig:
             self.__dict__["dataset"] = "custom"
         if self.dataset != "custom" and not self.hub_dataset:
             columns = [n for n in CUSTOM_COLUMNS if n in self.given]
+            if "target" in self.given:
+                raise UsageError(f"--target says what the labels of your own files (--train-file ...) or of a Hugging "
+                                 f"Face dataset (--dataset hf:NAME) are; {self.dataset!r} declares its own")
             if columns:
                 raise UsageError(f"--{columns[0].replace('_', '-')} names a column of your own files "
                                  f"(--train-file ...) or of a Hugging Face dataset (--dataset hf:NAME); the columns of "
@@ -185,12 +188,14 @@ class RunConfig:
             c = self.custom
             if self.dataset == "custom":
                 return custom_corpus(c["train"], c["dev"], c["test"], premise=c["premise"],
-                                     hypothesis=c["hypothesis"], label=c["label"], id_column=c["id"])
+                                     hypothesis=c["hypothesis"], label=c["label"], id_column=c["id"],
+                                     target=self.target, on_bad_row=self.on_bad_row)
             splits = {"train": self.train_split, "dev": self.dev_split, "test": self.test_split}
             if self.hub_dataset:
                 from ..corpora.hub import hub_corpus
                 return hub_corpus(self.dataset, premise=c["premise"], hypothesis=c["hypothesis"], label=c["label"],
-                                  id_column=c["id"], splits=splits, revision=self.revision, progress=self.progress)
+                                  id_column=c["id"], splits=splits, revision=self.revision, progress=self.progress,
+                                  target=self.target)
             return get_corpus(self.dataset).via(self.source, splits=splits, revision=self.revision,
                                                 progress=self.progress)
         except ValueError as exc:

@@ -251,6 +251,11 @@ def _corpus_names() -> tuple[str, ...]:
     return tuple(sorted(CORPORA)) + ("custom",)
 
 
+def _targets() -> tuple[str, ...]:
+    from ..corpora.targets import TARGET_CHOICES
+    return TARGET_CHOICES
+
+
 def dataset_name(value) -> str:
     """A corpus' name, `custom`, or `hf:NAME[:CONFIG]`: a Hugging Face dataset (on the hub, in its
     cache, or a local directory; `corpora.hub` reads it)."""
@@ -343,6 +348,9 @@ def _build() -> dict[str, RunOption]:
                   "field or struct field (input.premise)", custom, ALL, metavar="NAME"),
         RunOption("hypothesis_column", None, text, "see --premise-column", custom, ALL, metavar="NAME"),
         RunOption("label_column", "label", text, "the gold label's column", custom, ALL, metavar="NAME"),
+        RunOption("target", "auto", choice(_targets), "what the label column holds: classes, or "
+                  "scores to regress on; auto: scores when every value is a number and one is not whole or more than "
+                  "10 are distinct (said in one line)", custom, RUN_CURVE),
         RunOption("id_column", None, text, "default: found among id, idx, pairID, pair_id, uid, else line numbers "
                   "(row numbers from 0 in parquet, Arrow and Hugging Face data)",
                   custom, ALL, metavar="NAME"),

@@ -60,7 +60,7 @@ class Source:
     never had the official archive in hand to hash it (this suite was built without internet access,
     and a hash we did not compute ourselves would be a guess); such a download reports the sha256 it
     received so that later downloads can be held to it with `--sha256`.
-    Pinned: pascal-rte.
+    Pinned: pascal-rte, mrpc.
     """
 
     name: str
@@ -76,6 +76,9 @@ class Source:
     headers: tuple[tuple[str, str], ...] = ()
     # A source without a public address (url None) says here where to get the file; `--url PATH` installs it.
     where: str = ""
+    # Further files fetched into `folder` beside the first, each from an address of its own (MRPC:
+    # Microsoft's test file and GLUE's dev ids): (url, file name, its sha256 or None).
+    also: tuple[tuple[str, str, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,7 @@ class Downloaded:
     skipped: tuple[str, ...] = ()
     stale_removed: int = 0
     pinned: str | None = None
+    also: tuple[tuple[str, str, str | None], ...] = ()  # the further files: (url, sha256, "pinned" or None)
 
     def notes(self) -> list[str]:
         """Lines a person should read: the hash and how far it was trusted, skipped members, cleanup."""
@@ -102,6 +106,9 @@ class Downloaded:
         else:
             lines = [(f"sha256 {self.sha256} of {self.url}: not verified (no pinned hash for {self.name}); "
                       f"to accept only this archive next time, pass --sha256 {self.sha256}")]
+        for url, digest, checked in self.also:
+            lines.append(f"sha256 {digest} of {url}: " + ("matches its pinned hash" if checked else "not verified "
+                                                                                           "(no pinned hash)"))
         if self.skipped:
             root = SOURCES[self.name].root
             shown = ", ".join(self.skipped[:5]) + (", ..." if len(self.skipped) > 5 else "")
@@ -137,6 +144,34 @@ register(Source("rte", "https://dl.fbaipublicfiles.com/glue/data/RTE.zip", "glue
                 ("glue/RTE/train.tsv", "glue/RTE/dev.tsv", "glue/RTE/test.tsv"), root="RTE",
                 headers=(("glue/RTE/train.tsv", "index\tsentence1\tsentence2\tlabel"),
                          ("glue/RTE/test.tsv", "index\tsentence1\tsentence2"))))
+# The rest of GLUE (issue 40), as GLUE's download script fetches it: a zip per task, MRPC from
+# Microsoft's files (SentEval's copies) and GLUE's dev ids, which our MRPC reader splits as GLUE does.
+_GLUE = "https://dl.fbaipublicfiles.com/glue/data"
+register(Source("stsb", f"{_GLUE}/STS-B.zip", "glue/STS-B",
+                ("glue/STS-B/train.tsv", "glue/STS-B/dev.tsv", "glue/STS-B/test.tsv"), root="STS-B",
+                headers=(("glue/STS-B/train.tsv", "index\tgenre\tfilename"),)))
+register(Source("cola", f"{_GLUE}/CoLA.zip", "glue/CoLA",
+                ("glue/CoLA/train.tsv", "glue/CoLA/dev.tsv", "glue/CoLA/test.tsv"), root="CoLA",
+                headers=(("glue/CoLA/test.tsv", "index\tsentence"),)))
+register(Source("sst2", f"{_GLUE}/SST-2.zip", "glue/SST-2",
+                ("glue/SST-2/train.tsv", "glue/SST-2/dev.tsv", "glue/SST-2/test.tsv"), root="SST-2",
+                headers=(("glue/SST-2/train.tsv", "sentence\tlabel"),)))
+register(Source("qqp", f"{_GLUE}/QQP-clean.zip", "glue/QQP",
+                ("glue/QQP/train.tsv", "glue/QQP/dev.tsv", "glue/QQP/test.tsv"), root="QQP",
+                headers=(("glue/QQP/train.tsv", "id\tqid1\tqid2"),)))
+# Pinned: the training file and the dev ids (the copies under ../shared/data) have the sha256 that
+# Hugging Face's GLUE builder records for them (1,047,044 and 6,222 bytes); the test file, which we
+# have not had in hand, is not pinned.
+_SENTEVAL = "https://dl.fbaipublicfiles.com/senteval/senteval_data"
+register(Source("mrpc", f"{_SENTEVAL}/msr_paraphrase_train.txt", "glue/MRPC",
+                ("glue/MRPC/msr_paraphrase_train.txt", "glue/MRPC/msr_paraphrase_test.txt", "glue/MRPC/dev_ids.tsv"),
+                filename="msr_paraphrase_train.txt",
+                sha256="60a9b09084528f0673eedee2b69cb941920f0b8cd0eeccefc464a98768457f89",
+                headers=(("glue/MRPC/msr_paraphrase_train.txt", "Quality\t#1 ID"),
+                         ("glue/MRPC/msr_paraphrase_test.txt", "Quality\t#1 ID")),
+                also=((f"{_SENTEVAL}/msr_paraphrase_test.txt", "msr_paraphrase_test.txt", None),
+                      (f"{_GLUE}/mrpc_dev_ids.tsv", "dev_ids.tsv",
+                       "971d7767d81b997fd9060ade0ec23c4fc31cbb226a55d1bd4a1bac474eb81dc7"))))
 register(Source("ax", "https://dl.fbaipublicfiles.com/glue/data/AX.tsv", "glue/AX",
                 ("glue/AX/diagnostic.tsv",), filename="diagnostic.tsv",
                 headers=(("glue/AX/diagnostic.tsv", "index\tsentence1\tsentence2"),)))
@@ -254,6 +289,11 @@ def download(name: str, data_dir: Path | str, url: str | None = None, sha256: st
     location = url or source.url
     if not location:
         raise DownloadError(f"{name} has no public download address: {source.where}")
+    if url and source.also:
+        files = ", ".join([source.filename or PurePosixPath(source.url).name, *(f for _, f, _ in source.also)])
+        raise DownloadError(f"{name} is {len(source.also) + 1} files from as many addresses ({files}): --url replaces "
+                            f"one address; put copies of them in {source.folder}/ under the data directory yourself")
+    started = time.monotonic()
     expected_hash, checked = _expected_hash(source, sha256)
     data_dir = _writable_data_dir(Path(data_dir))
     stale = remove_stale_staging(data_dir)
@@ -273,13 +313,21 @@ def download(name: str, data_dir: Path | str, url: str | None = None, sha256: st
             os.replace(fetched, folder / source.filename)
         else:
             skipped = _extract(fetched, source, folder, location)
+        also = []
+        for extra, filename, pinned in source.also:
+            digest = fetch(extra, folder / filename, progress, source.max_size,
+                           max(1.0, deadline - (time.monotonic() - started)))
+            if pinned and digest != pinned:
+                raise DownloadError(f"{extra}: sha256 {digest} does not match the pinned sha256 {pinned}; nothing was "
+                                    "changed")
+            also.append((extra, digest, "pinned" if pinned else None))
         missing = [rel for rel in source.expect if not (staging / rel).is_file()]
         if missing:
             raise DownloadError(f"{location}: archive lacks expected file(s) {', '.join(missing)}")
         _check_headers(source, staging, location)
         _swap_in(sorted(p for p in staging.rglob("*") if p.is_file()), staging, data_dir, tmp / "replaced")
     return Downloaded(name, location, actual, checked, [data_dir / rel for rel in source.expect], tuple(skipped),
-                      stale, source.sha256)
+                      stale, source.sha256, tuple(also))
 
 
 def _writable_data_dir(data_dir: Path) -> Path:

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from features.pair import Pair, pairs_from_columns
 
-from .common import (MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows, DataFormatError, SplitData,
-                     find_columns)
+from .common import (BAD_SCORE, MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows, DataFormatError,
+                     SplitData, find_columns, score_problem)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,22 +53,27 @@ def _pyarrow():
 
 def read_arrow_file(path: Path, dataset: str, split: str, on_bad_row: str = "error", *,
                     premise: str | None = None, hypothesis: str | None = None, label: str = "label",
-                    id_column: str | None = None, labels: tuple[str, ...] | None = None) -> SplitData:
+                    id_column: str | None = None, labels: tuple[str, ...] | None = None, scores: bool = False,
+                    score_range: tuple[float, float] | None = None) -> SplitData:
     """The pairs of a .parquet or .arrow (Arrow IPC file or stream) file, columns found or named as
     for any custom file (`read_custom`); only the columns used are read from a parquet file.
 
     A dotted name reaches into struct columns (`input.premise`) when no column has the dotted name
     itself. An integer label column gets the names of its `ClassLabel` when the file carries the
-    metadata `datasets` writes.
+    metadata `datasets` writes; such a column holds classes, and reading it as `scores` is an error.
     """
     schema = file_schema(path)
     premise, hypothesis, id_column, notes = find_columns(
         path, None, lambda name: has_field(schema, name), list(schema.names), premise, hypothesis, id_column)
     wanted = [name for name in (premise, hypothesis, label, id_column) if name and has_field(schema, name)]
+    names = class_label_names(schema, label, path)
+    if scores and names is not None:
+        raise DataFormatError(path, None, f"its label column {label!r} is a ClassLabel ({', '.join(names)}): "
+                                          "classes, not scores")
     table = _read_columns(path, list(dict.fromkeys(_top_column(schema, name) for name in wanted)))
     data = read_table(table, str(path), dataset, split, on_bad_row, premise=premise, hypothesis=hypothesis,
-                      label=label, id_column=id_column, labels=labels,
-                      label_names=class_label_names(schema, label, path), paths=[path])
+                      label=label, id_column=id_column, labels=labels, label_names=names, paths=[path],
+                      scores=scores, score_range=score_range)
     data.columns, data.notes = list(schema.names), notes + data.notes
     return data
 
@@ -221,18 +226,23 @@ class _Rules:
         return ~dropped
 
 
-def read_table(table, where: str, dataset: str, split: str, on_bad_row: str = "error", *, premise: str,
+def read_table(table, where: str, dataset: str, split: str, on_bad_row: str = "error", *, premise: str | None,
                hypothesis: str, label: str | None = "label", id_column: str | None = None,
                labels: Sequence[str] | None = None, label_names: Sequence[str] | None = None,
                label_map: Mapping[str, str] | None = None, meta_columns: Sequence[str] = (),
-               paths: Sequence[Path] = ()) -> SplitData:
+               paths: Sequence[Path] = (), scores: bool = False,
+               score_range: tuple[float, float] | None = None) -> SplitData:
     """The pairs of a pyarrow Table whose premise and hypothesis columns are named (dotted names
     reach into structs); `where` names it in messages (a file, or `hf:NAME[split]`).
 
+    premise: None for single sentences (CoLA, SST-2): every premise is "".
     label: the label column (absent: the split is unlabeled). label_names: the names of an integer
         label column's classes (a `ClassLabel`), in order. label_map: label -> the suite's label
         (a hub copy whose names differ from the official files', as WNLI's). labels: the closed
         label set, after mapping; another label is a bad row.
+    scores: the label column holds scores (floats, integers or their text), kept as text and
+        checked to be finite numbers in `score_range` (None: any); a column whose every value is
+        -1 is an unlabeled split (GLUE's STS-B test set on the hub).
     id_column: the ids (integers or text); None: the row numbers, from 0.
     meta_columns: columns copied (as text) into each pair's `meta` where the table has them.
     """
@@ -252,13 +262,17 @@ def read_table(table, where: str, dataset: str, split: str, on_bad_row: str = "e
         return bool(name) and has_field(table.schema, name)
 
     for name in (premise, hypothesis):
-        if not present(name):
+        if name is not None and not present(name):
             raise DataFormatError(where, None, f"no column {name!r}; the columns are {', '.join(sorted(names))}")
-    premises = _sentences(table, premise, where, rules)
+    premises = _sentences(table, premise, where, rules) if premise is not None else [""] * n
     hypotheses = _sentences(table, hypothesis, where, rules)
     notes: list[str] = []
-    gold, excluded = (_labels(table, label, where, rules, labels, label_names, label_map or {}, notes)
-                      if present(label) else ([None] * n, None))
+    if not present(label):
+        gold, excluded = [None] * n, None
+    elif scores:
+        gold, excluded = _scores(table, label, where, rules, score_range, notes), None
+    else:
+        gold, excluded = _labels(table, label, where, rules, labels, label_names, label_map or {}, notes)
     ids = _ids(table, id_column, where, rules) if present(id_column) else list(map(str, range(n)))
     metas = {name: _meta(table, name, where, rules) for name in meta_columns if present(name)}
     keep = rules.apply(bad)
@@ -378,12 +392,14 @@ def _labels(table, name: str, where: str, rules: _Rules, labels, label_names, la
             notes: list[str]) -> tuple[list, np.ndarray | None]:
     """(gold label or None per row, rows without a gold label to exclude, or None)."""
     import numpy as np
-    pa, _ = _pyarrow()
+    pa, pc = _pyarrow()
     values = column(table, name)
     n = len(values)
     if label_names is not None and pa.types.is_integer(values.type):
         return _class_labels(values, name, where, rules, labels, label_names, label_map, notes)
-    values = _as_text(values, name, where, "labels must be text, or integers (with ClassLabel names or not)")
+    if pa.types.is_floating(values.type):  # numbers as classes (--target labels): their shortest text
+        values = pc.cast(_validated(values, name, where), pa.string())
+    values = _as_text(values, name, where, "labels must be text, or numbers (integers with ClassLabel names or not)")
     raw = _text(values, name, where, rules)
     # A label column holds a handful of distinct values: each is stripped and mapped once, and the
     # rows are mapped in C. An empty (or null) cell is unlabeled, as in a custom TSV file.
@@ -395,6 +411,44 @@ def _labels(table, name: str, where: str, rules: _Rules, labels, label_names, la
         rules.add(mask, lambda i: f"row {i}: unknown label {gold[i]!r}; expected one of {', '.join(labels)}",
                   UNKNOWN_LABEL)
     return gold, None
+
+
+def _scores(table, name: str, where: str, rules: _Rules, score_range, notes: list[str]) -> list:
+    """A score column as text (floats in their shortest form: float32 3.8 is "3.8"), each checked
+    by `score_problem`; null or empty cells are unlabeled, and so is a column of -1 alone."""
+    import numpy as np
+    pa, pc = _pyarrow()
+    values = column(table, name)
+    if pa.types.is_floating(values.type) or pa.types.is_decimal(values.type):
+        values = pc.cast(_validated(values, name, where), pa.string())
+    else:
+        values = _as_text(values, name, where, "scores must be numbers, or their text")
+    raw = _text(values, name, where, rules)
+    cleaned = {v: None if v is None or not v.strip() else v.strip() for v in set(raw)}
+    if len(raw) and set(cleaned.values()) == {"-1"}:
+        shown = Path(where).name if Path(where).is_file() else where
+        notes.append(f"{shown}: every score is -1: an unlabeled split (a benchmark's test set)")
+        return [None] * len(raw)
+    problems = {v: score_problem(v, score_range) for v in cleaned.values() if v is not None}
+    gold = list(map(cleaned.__getitem__, raw))
+    if any(problems.values()):
+        mask = np.fromiter((g is not None and problems[g] is not None for g in gold), dtype=bool, count=len(gold))
+        rules.add(mask, lambda i: f"row {i}: {problems[gold[i]]}", BAD_SCORE)
+    return gold
+
+
+def distinct_texts(table, name: str, where: str) -> list[str]:
+    """The distinct values of a label column as text (numbers in their shortest form), stripped,
+    empty and null ones left out, in the order they first occur."""
+    pa, pc = _pyarrow()
+    values = column(table, name)
+    if pa.types.is_floating(values.type):
+        values = pc.cast(_validated(values, name, where), pa.string())
+    values = _as_text(values, name, where, "labels must be text, or numbers")
+    unique = pc.unique(_validated(values, name, where))
+    kind = pa.large_binary() if pa.types.is_large_string(unique.type) else pa.binary()
+    texts = (raw.decode("utf-8", errors="replace") for raw in unique.view(kind).to_pylist() if raw is not None)
+    return list(dict.fromkeys(text.strip() for text in texts if text.strip()))
 
 
 def _class_labels(values, name: str, where: str, rules: _Rules, labels, label_names, label_map,

@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
+import math
 import os
 import re
 from collections import Counter
@@ -24,6 +25,11 @@ ON_BAD_ROW_CHOICES = ("error", "skip")
 NO_GOLD = "no gold label"
 UNDECODABLE = "undecodable bytes"  # bad-row categories used by several readers
 WRONG_TYPE = "wrong field type"
+BAD_SCORE = "bad score"
+
+# A score as a file writes it: a decimal number, perhaps signed, perhaps with an exponent. Not all
+# that float() takes: "nan", "inf", "1_000" and "0x1p3" are no gold score a person wrote.
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 # A longer premise or hypothesis is a bad row. Real ones are far shorter (RTE premises reach a few
 # thousand characters); without a cap, a runaway field (a merged file, a pasted document) reaches
@@ -433,6 +439,35 @@ def missing_field(row: dict, names: tuple[str, ...], number: int, bad: BadRows) 
             bad.bad(number, f"missing field(s) {', '.join(missing)}", "missing field")
             return True
     return False
+
+
+def number_value(text: Any) -> float | None:
+    """The finite number `text` writes (spaces around it allowed), else None."""
+    if not isinstance(text, str) or not _NUMBER.fullmatch(text.strip()):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None  # 1e999 overflows to inf
+
+
+def score_problem(text: Any, score_range: tuple[float, float] | None) -> str | None:
+    """Why `text` is no gold score of a task whose scores lie in `score_range` (None: any finite
+    number), or None when it is one."""
+    value = number_value(text)
+    if value is None:
+        return f"score {str(text)[:40]!r} is not a number"
+    if score_range is not None and not score_range[0] <= value <= score_range[1]:
+        return f"score {text.strip()!r} is outside the task's range {score_range[0]:g}..{score_range[1]:g}"
+    return None
+
+
+def checked_score(text: str, score_range: tuple[float, float] | None, number: int | None,
+                  bad: BadRows) -> str | None:
+    """A gold score as the file writes it (stripped), or None after reporting why it is none."""
+    problem = score_problem(text, score_range)
+    if problem is not None:
+        bad.bad(number, problem, BAD_SCORE)
+        return None
+    return text.strip()
 
 
 def map_label(raw: str, mapping: dict[str, str], number: int, bad: BadRows) -> str | None:

@@ -13,8 +13,8 @@ from typing import Iterator, NamedTuple
 from features.pair import Pair
 
 from . import arrow
-from .common import (UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns, decoded_lines,
-                     find_columns, is_blank, iter_jsonl, sentence_pair, text_value)
+from .common import (UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns, checked_score,
+                     decoded_lines, find_columns, is_blank, iter_jsonl, sentence_pair, text_value)
 
 UNTERMINATED_QUOTE = "unterminated quote"
 TEXT_SUFFIXES = (".tsv", ".csv", ".jsonl")
@@ -23,7 +23,8 @@ SUFFIXES = TEXT_SUFFIXES + arrow.SUFFIXES  # every file type a custom corpus and
 
 def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error", *,
                 premise: str | None = None, hypothesis: str | None = None, label: str = "label",
-                id_column: str | None = None, labels: tuple[str, ...] | None = None) -> SplitData:
+                id_column: str | None = None, labels: tuple[str, ...] | None = None, scores: bool = False,
+                score_range: tuple[float, float] | None = None) -> SplitData:
     """Read `path` by its suffix (.tsv unquoted, .csv quoted, .jsonl; .parquet and .arrow column-wise,
     see `readers.arrow.read_arrow_file`).
 
@@ -34,19 +35,24 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
         ids are line numbers. A named column the file lacks is an error.
     A file without the label column is unlabeled (a test split); so is a row whose label cell is
     empty. `labels`, when given, is the closed label set; other values are bad rows. In JSONL,
-    integers are taken as text (labels 0/1, numeric ids); other non-strings are bad rows.
+    integers are taken as text (labels 0/1, numeric ids), and so are other numbers in the label
+    column (a score, 3.8); other non-strings are bad rows.
+    scores: the labels are scores, each checked to be a finite number (in `score_range`, when
+        given); another value is a bad row.
     The columns used are in `SplitData.fields` (premise, hypothesis, label, id).
     """
     suffix = path.suffix.lower()
     if suffix in arrow.SUFFIXES:
         return arrow.read_arrow_file(path, dataset, split, on_bad_row, premise=premise, hypothesis=hypothesis,
-                                     label=label, id_column=id_column, labels=labels)
+                                     label=label, id_column=id_column, labels=labels, scores=scores,
+                                     score_range=score_range)
     if suffix not in TEXT_SUFFIXES:
         raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use {', '.join(SUFFIXES)}")
     columns, first = _columns(path, suffix)
     has = (lambda name: _field(first, name)[0]) if suffix == ".jsonl" else (lambda name: name in columns)
     premise, hypothesis, id_column, notes = find_columns(path, 1, has, columns, premise, hypothesis, id_column)
-    data = _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels)
+    data = _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels,
+                 score_range if scores else False)
     data.columns, data.notes = columns, notes
     data.fields = {"premise": premise, "hypothesis": hypothesis, "label": label, "id": id_column}
     return data
@@ -115,7 +121,9 @@ def _columns(path: Path, suffix: str) -> tuple[list[str], dict | None]:
     return [], None
 
 
-def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels) -> SplitData:
+def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels,
+          scores) -> SplitData:
+    """The pairs of a text file; scores: False (labels), else the score range (None: any number)."""
     bad = BadRows(path, on_bad_row)
     if suffix == ".jsonl":
         rows = iter_jsonl(path, bad)
@@ -135,11 +143,16 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
         gold = None
         has_label, label_value = _field(row, label)
         if has_label:
-            gold = text_value(label_value, label, number, bad, integers=True)
+            gold = (repr(label_value) if type(label_value) is float  # a JSON number: its shortest text
+                    else text_value(label_value, label, number, bad, integers=True))
             if gold is None:
                 continue
             gold = gold.strip() or None
-            if gold is not None and labels is not None and gold not in labels:
+            if gold is not None and scores is not False:
+                gold = checked_score(gold, scores, number, bad)
+                if gold is None:
+                    continue
+            elif gold is not None and labels is not None and gold not in labels:
                 bad.bad(number, f"unknown label {gold!r}; expected one of {', '.join(labels)}", "unknown label")
                 continue
         pair_id = str(number)

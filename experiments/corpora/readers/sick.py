@@ -1,4 +1,5 @@
-"""SICK (SemEval-2014 Task 1): one `SICK.txt`, split by its `SemEval_set` column."""
+"""SICK (SemEval-2014 Task 1): one `SICK.txt`, split by its `SemEval_set` column; its entailment
+labels, or its relatedness scores (1-5)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -6,15 +7,20 @@ from pathlib import Path
 from features.labels import NLI3
 from features.pair import Pair
 
-from .common import UNDECODABLE, BadRows, DataFormatError, SplitData, decoded_lines, is_blank, map_label, sentence_pair
+from .common import (UNDECODABLE, BadRows, DataFormatError, SplitData, checked_score, decoded_lines, is_blank,
+                     map_label, sentence_pair)
 
 SICK_SETS = {"TRAIN": "train", "TRIAL": "dev", "TEST": "test"}
 _LABELS = {label.upper(): label for label in NLI3}
-_REQUIRED = ("pair_ID", "sentence_A", "sentence_B", "entailment_label", "SemEval_set")
+RELATEDNESS_RANGE = (1.0, 5.0)
 
 
-def read_sick(path: Path, dataset: str, split: str, on_bad_row: str = "error") -> SplitData:
+def read_sick(path: Path, dataset: str, split: str, on_bad_row: str = "error", *,
+              scores: tuple[float, float] | None = None) -> SplitData:
     """Pairs of `split` (train=TRAIN, dev=TRIAL, test=TEST); a file without TEST rows has an empty test split.
+
+    scores: read the relatedness scores (as written, checked to lie in this range) instead of the
+        entailment labels.
 
     Each of the three reads sees the whole file, so every row, good or bad, is counted in one split
     only: its own. A row whose `SemEval_set` cannot be read (wrong column count, unknown value, or
@@ -27,10 +33,12 @@ def read_sick(path: Path, dataset: str, split: str, on_bad_row: str = "error") -
     if problem:
         raise DataFormatError(path, header_number, f"header line: {problem}")
     header = header_text.split("\t")
-    missing = [c for c in _REQUIRED if c not in header]
+    gold = "relatedness_score" if scores is not None else "entailment_label"
+    required = ("pair_ID", "sentence_A", "sentence_B", gold, "SemEval_set")
+    missing = [c for c in required if c not in header]
     if missing:
         raise DataFormatError(path, header_number, f"header lacks column(s) {', '.join(missing)}")
-    col = {name: header.index(name) for name in _REQUIRED}
+    col = {name: header.index(name) for name in required}
     pairs: list[Pair] = []
     for number, line, problem in lines:
         cells = line.split("\t")
@@ -46,7 +54,8 @@ def read_sick(path: Path, dataset: str, split: str, on_bad_row: str = "error") -
         elif row_split is None:
             bad.bad(number, f"unknown SemEval_set {cells[col['SemEval_set']]!r}", "unknown SemEval_set")
         else:
-            label = map_label(cells[col["entailment_label"]], _LABELS, number, bad)
+            label = (checked_score(cells[col[gold]], scores, number, bad) if scores is not None
+                     else map_label(cells[col[gold]], _LABELS, number, bad))
             sentences = None if label is None else sentence_pair(
                 cells[col["sentence_A"]], cells[col["sentence_B"]], ("sentence_A", "sentence_B"), number, bad)
             if sentences is not None:

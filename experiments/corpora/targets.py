@@ -1,0 +1,66 @@
+"""Whether the labels of a corpus of your own are classes or scores (`--target labels|scores|auto`).
+
+A registered corpus declares its target (`corpora.task.Task`); a file of your own (`--train-file`)
+or a Hugging Face dataset (`--dataset hf:NAME`) says it through its label column, read from the
+training split:
+
+    auto    a column whose every value is a finite number is a score task when a value is not a
+            whole number or there are more than AUTO_MAX_CLASSES distinct values; whole numbers
+            with at most that many distinct values stay classes; anything else is classes. Either
+            way a column of numbers is said in one line.
+    labels  classes; a column of more than MAX_NUMBER_CLASSES distinct numbers is refused (a
+            similarity score is no 100-class task).
+    scores  scores; each value must be a finite number (a bad row names FILE:LINE otherwise).
+
+Such a score task declares no range (`Task.regression(None)`: the range is learned from the
+training scores): every finite number is a gold score, in every split.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from .readers.common import number_value
+from .task import Task
+
+AUTO, LABELS, SCORES = "auto", "labels", "scores"
+TARGET_CHOICES = (AUTO, LABELS, SCORES)
+AUTO_MAX_CLASSES = 10  # whole numbers with at most this many values: classes (1-5 stars, 0/1)
+MAX_NUMBER_CLASSES = 50  # --target labels on more distinct numbers than this is refused
+
+
+class TargetError(ValueError):
+    """A label column that cannot be read as the target asked for; one line, saying what to do."""
+
+
+def choose_target(values: Iterable[str], asked: str = AUTO,
+                  where: str = "the training split") -> tuple[str, str | None]:
+    """("labels" or "scores", the line that says why, or None) for a label column whose distinct
+    values (text, in the order they first occur) are `values`. where: the data, as messages name it."""
+    if asked not in TARGET_CHOICES:
+        raise ValueError(f"--target is one of {', '.join(TARGET_CHOICES)}, not {asked!r}")
+    if asked == SCORES:
+        return SCORES, None
+    values = list(values)
+    numbers = [number_value(v) for v in values]
+    if not values or any(n is None for n in numbers):
+        return LABELS, None
+    fractional = next((v for v, n in zip(values, numbers) if not n.is_integer()), None)
+    example = fractional or values[0]
+    if asked == LABELS:
+        if len(values) > MAX_NUMBER_CLASSES:
+            raise TargetError(f"--target labels: {where}: the label column holds {len(values):,} distinct numbers "
+                              f"(e.g. {example}): scores, not a {len(values):,}-class task; drop --target (or give "
+                              "--target scores) to read them as scores")
+        return LABELS, None
+    if fractional is not None or len(values) > AUTO_MAX_CLASSES:
+        return SCORES, (f"{where}: the label column holds numbers ({len(values):,} distinct, e.g. {example}): a score "
+                        "task (--target labels to read them as classes)")
+    shown = ", ".join(sorted(values, key=lambda v: number_value(v)))
+    return LABELS, (f"{where}: the label column holds whole numbers ({len(values)} distinct: {shown}): classes "
+                    "(--target scores to read them as scores)")
+
+
+def task_for(target: str, labels: tuple[str, ...] | None = None) -> Task:
+    """The task of a corpus of your own: classes (`labels`: the closed set, or None: learned from
+    the training split), judged by accuracy; or scores of no declared range, by Pearson and Spearman."""
+    return Task.regression(None) if target == SCORES else Task.classification(labels)
