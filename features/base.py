@@ -27,6 +27,9 @@ class FeatureType(TransformerMixin, BaseEstimator):
     made by a shared `Encoder` (what `PairFeaturizer` passes, so pairs are encoded once)."""
 
     name: ClassVar[str] = ""
+    # Whether the type reads the premise: a single-sentence task (CoLA, SST-2) has none, and its runs
+    # leave such types out. A new type reads it unless it says otherwise.
+    reads_premise: ClassVar[bool] = True
 
     def _batch(self, pairs, fit: bool) -> EncodedPairs:
         pairs = check_pairs(pairs)

@@ -33,6 +33,8 @@ class CustomFeatureError(ValueError):
 class FunctionFeature(FeatureType):
     """Wraps `function(pair) -> {name: value}`; names seen in training become columns `<name>:<key>`."""
 
+    reads_premise = False  # the function gets the pair as it is: an empty premise, on a single-sentence task
+
     def __init__(self, *, function: PairFunction | None = None, name: str = "custom"):
         self.function = function
         self.name = name

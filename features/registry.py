@@ -111,6 +111,12 @@ def types_need_parses(names) -> bool:
     return any(getattr(FEATURE_TYPES.get(name), "needs_parses", False) for name in names)
 
 
+def reads_premise(name: str) -> bool:
+    """Whether feature type `name` reads the premise, which a single-sentence task lacks (a type of
+    your own is taken to read the pair as it is: its function gets an empty premise)."""
+    return bool(getattr(FEATURE_TYPES[name], "reads_premise", False))
+
+
 def pairwise_types(names) -> list[str]:
     """The types among `names` that cross every premise token with every hypothesis token."""
     return [name for name in names if getattr(FEATURE_TYPES.get(name), "pairwise", False)]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 import features
-from features.registry import describe
+from features.registry import FEATURE_TYPES, describe, reads_premise
 from features.text.wordnet_data import wordnet_available
 from models import DEFAULT_MODEL, DEFAULT_MODELS, MODELS, ModelSpec, get_model
 
@@ -106,11 +106,44 @@ class Table:
 TABLES = {"paper_table": Table(PAPER_TABLE, False), "artifact_table": Table(ARTIFACT_TABLE, True)}
 
 
-def resolve_types(spec, ablate=()) -> tuple[str, ...]:
+def resolve_types(spec, ablate=(), corpus=None, notes: list | None = None, *, strict: bool = True) -> tuple[str, ...]:
+    """The feature types `spec` names (a group, a type, a comma list) minus `ablate`.
+
+    corpus: where its task is single sentences (CoLA, SST-2), the types that read the premise are
+        left out of groups, with a line in `notes`; naming one itself is a UsageError (not when
+        `strict` is off: a table's fixed rows, where a row left with no type is the caller's to drop).
+    """
     try:
-        return tuple(features.resolve(spec, list(ablate)))
+        types = tuple(features.resolve(spec, list(ablate)))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if corpus is None or not corpus.task.single_sentence:
+        return types
+    kept = tuple(t for t in types if not reads_premise(t))
+    named = [item.strip() for item in (spec.split(",") if isinstance(spec, str) else spec)
+             if item.strip() in types and reads_premise(item.strip())]
+    if strict and named:
+        one = ", ".join(t for t in FEATURE_TYPES if not reads_premise(t))
+        raise UsageError(f"--features {named[0]}: {corpus.name} is single sentences (no premise), and {named[0]} reads "
+                         f"the premise; the types that read one sentence: {one}")
+    if notes is not None and len(kept) < len(types):
+        _note_left_out(notes, corpus.name, [t for t in types if t not in kept])
+    if strict and not kept:
+        raise UsageError(f"--features {spec if isinstance(spec, str) else ','.join(spec)}: every type of it reads the "
+                         f"premise, and {corpus.name} is single sentences")
+    return kept
+
+
+def _note_left_out(notes: list, corpus: str, left: list[str]) -> None:
+    """One line for the run, however many of its rows left types out: it names them all."""
+    prefix, end = f"{corpus} is single sentences (no premise): ", " left out of every group (they read the premise)"
+    at = next((i for i, note in enumerate(notes) if note.startswith(prefix) and note.endswith(end)), None)
+    earlier = notes[at][len(prefix):-len(end)].split(", ") if at is not None else []
+    names = ", ".join(t for t in FEATURE_TYPES if t in set(earlier) | set(left))
+    if at is None:
+        notes.append(prefix + names + end)
+    else:
+        notes[at] = prefix + names + end
 
 
 def model_spec(name: str) -> ModelSpec:
@@ -173,7 +206,12 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
                 notes.append(f"row {paper.name} left out: it needs WordNet 3.0 ({setup_command()})")
                 continue
             binary = not task.is_scores and (binary_corpus or spec.two_class_only or bool(paper.two_class) or asked)
-            row = Row(paper.name, spec, resolve_types(paper.features) if spec.uses_features else (), binary,
+            types = resolve_types(paper.features, (), corpus, notes, strict=False) if spec.uses_features else ()
+            if spec.uses_features and not types:
+                notes.append(f"row {paper.name} left out: its features all read the premise, and {corpus.name} is "
+                             "single sentences")
+                continue
+            row = Row(paper.name, spec, types, binary,
                       dict(paper.grid), paper.reference and not any(r.reference and r.two_class == binary
                                                                     for r in rows), paper.versus)
             if not any((r.spec, r.feature_types, r.two_class, r.grid) == (row.spec, row.feature_types, row.two_class,
@@ -183,16 +221,16 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
     spec = for_task(model_spec(config.model), task, notes if "model" in config.given else None)
     binary = not task.is_scores and (config.two_class or binary_corpus or spec.two_class_only)
     if config.command == "curve":
-        return curve_rows(config, binary_corpus, task, notes)
+        return curve_rows(config, binary_corpus, task, notes, corpus)
     if getattr(config, "ablation_table", False):
         if not spec.uses_features:
             raise UsageError(f"--ablation-table ablates feature types; model {spec.name!r} reads no features")
-        full = resolve_types(config.features, config.ablate)
+        full = resolve_types(config.features, config.ablate, corpus, notes)
         rows = [Row(_row_name(spec.name, config.features), spec, full, binary, reference=True)]
         rows += [Row(_row_name(spec.name, f"-{t}"), spec, resolve_types(list(full), [t]), binary)
                  for t in full if len(full) > 1]
         return rows
-    types = resolve_types(config.features, config.ablate) if spec.uses_features else ()
+    types = resolve_types(config.features, config.ablate, corpus, notes) if spec.uses_features else ()
     name = _row_name(spec.name, "-".join([config.features, *config.ablate])) if spec.uses_features else spec.name
     return [Row(name, spec, types, binary)]
 
@@ -205,10 +243,12 @@ def _is_default(spec: ModelSpec) -> bool:
     return DEFAULT_MODELS.get(spec.target) == spec.name
 
 
-def curve_rows(config: RunConfig, binary_corpus: bool, task=None, notes: list | None = None) -> list[Row]:
+def curve_rows(config: RunConfig, binary_corpus: bool, task=None, notes: list | None = None,
+               corpus=None) -> list[Row]:
     """A learning curve's rows: `--configs`, else the row `--model`/`--features` name when given,
     else lexicalized and unlexicalized. `--ablate` and `--two-class` apply to every curve; a
-    model that does not predict the task's target gives way to its counterpart (`for_task`)."""
+    model that does not predict the task's target gives way to its counterpart (`for_task`); a
+    single-sentence corpus' curves leave out the types that read the premise (`resolve_types`)."""
     from ..corpora.task import NLI
     task = task or NLI
     items = config.configs
@@ -229,6 +269,9 @@ def curve_rows(config: RunConfig, binary_corpus: bool, task=None, notes: list | 
         if spec.uses_features:
             if ":" not in text and not _is_default(spec):
                 name = f"{spec.name}:{text}"
+            if corpus is not None and corpus.task.single_sentence:
+                named = text.strip().partition(":")[2 if ":" in text else 0]
+                types = resolve_types(named.split("+"), (), corpus, notes)
             if config.ablate:
                 types = resolve_types(list(types), config.ablate)
                 name += "".join(f"-{a}" for a in config.ablate)

@@ -15,6 +15,7 @@ class HypNgrams(SparseIndicatorFeature):
 
     name = "hyp_ngrams"
     side = "hypothesis"  # the sentence whose n-grams are read (`prem_ngrams` reads the premise)
+    reads_premise = False
 
     def __init__(self, *, lowercase: bool = True, min_count: int = 1):
         self.lowercase = lowercase

@@ -10,6 +10,7 @@ class LengthDiff(DenseFeature):
     """One real value: len(hypothesis) - len(premise); negative when the hypothesis is shorter."""
 
     name = "length_diff"
+    reads_premise = False  # with no premise, the hypothesis' length
     columns = ("hyp_minus_premise",)
     integer_columns = columns
 

@@ -25,6 +25,7 @@ class Negation(DenseFeature):
     """
 
     name = "negation"
+    reads_premise = False  # with no premise, the hypothesis' negation words alone
     columns = ("premise_only", "hypothesis_only", "both", "premise_count", "hypothesis_count")
     integer_columns = columns
 

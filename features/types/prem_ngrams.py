@@ -16,3 +16,4 @@ class PremNgrams(HypNgrams):
 
     name = "prem_ngrams"
     side = "premise"
+    reads_premise = True
