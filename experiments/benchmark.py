@@ -8,6 +8,7 @@
     python experiments/benchmark.py --strongest --repeats 1 --json results/strongest.json   # strongest, cold, warm
     python experiments/benchmark.py --curve --repeats 3 --json results/curve.json         # the SNLI learning curve
     python experiments/benchmark.py --formats /tmp/formats --data-dir DIR   # jsonl vs parquet vs Arrow reading
+    python experiments/benchmark.py --write-qqp DIR          # a QQP-sized corpus in QQP's layout, for speed
 
 Featurization is measured `--repeats` times and the median is reported (the machine is shared
 and noisy); the straightforward per-pair dict + DictVectorizer build and scikit-learn's
@@ -85,6 +86,9 @@ def main(argv=None) -> int:
                              "else the generated corpus (written into DIR)")
     parser.add_argument("--write-snli", metavar="DIR",
                         help="only write the generated corpus (train: --pairs, dev: 10,000) as SNLI jsonl into DIR")
+    parser.add_argument("--write-qqp", metavar="DIR",
+                        help="only write a generated QQP-sized corpus (363,846 train and 40,430 dev pairs) in GLUE "
+                             "QQP's layout into DIR/QQP (then --dataset qqp --data-dir DIR)")
     parser.add_argument("--tag-sentences", type=int, default=20_000)
     parser.add_argument("--data-dir", help="corpora for the tagging benchmark (SICK cold/warm) and for the feature "
                                            "types measured on real pairs (wordnet: SICK); with --main-job or "
@@ -101,6 +105,10 @@ def main(argv=None) -> int:
     from experiments.outputs.records import peak_rss_bytes, versions, write_json_atomic
     began = time.perf_counter()
     record: dict = {"versions": versions(), "cpus": os.cpu_count()}
+    if args.write_qqp:
+        from experiments.corpora.generated.qqp import write_qqp
+        print("wrote " + " and ".join(map(str, write_qqp(Path(args.write_qqp), seed=args.seed))))
+        return 0
     if args.write_snli:
         pairs = generate_pairs(args.pairs + 10_000, seed=args.seed)
         out = Path(args.write_snli)
