@@ -9,11 +9,13 @@
     python experiments/bundle.py superglue sub/sg --out superglue-submission.zip
 
 Each input is a prediction file or a directory (its files with an official name are taken).
-Every file is checked against its task before the zip is written: its layout, its labels, its
-row count, and, where the test set is in the data directory, its ids in the test set's order.
-Files of tasks this suite does not predict (CoLA.tsv, BoolQ.jsonl, ... from systems of yours)
-are checked for their layout only. A name no task of the benchmark has, or a task given twice,
-stops the bundle.
+Every file is checked against its task before the zip is written: its layout, its labels (or,
+for STS-B, scores in 0..5), its row count, and, where the test set is in the data directory, its
+ids in the test set's order. Files of tasks this suite does not predict (BoolQ.jsonl, ... from
+systems of yours) are checked for their layout only. A name no task of the benchmark has, or a
+task given twice, stops the bundle; so does a GLUE bundle that lacks any of its eleven files
+(the server takes only complete submissions) unless --partial. `python experiments/glue.py`
+writes all eleven.
 """
 from __future__ import annotations
 
@@ -31,6 +33,8 @@ def main(argv=None) -> int:
     parser.add_argument("--out", required=True, metavar="FILE.zip", help="the zip to write")
     parser.add_argument("--data-dir", metavar="DIR", help="where the test sets are (default: $NLI_DATA_DIR, else ./data)")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file (never an input)")
+    parser.add_argument("--partial", action="store_true",
+                        help="bundle a GLUE submission that lacks tasks (the server refuses it)")
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         from experiments.commandline.paths import OutputPlan
@@ -41,11 +45,15 @@ def main(argv=None) -> int:
         plan = OutputPlan(overwrite=args.overwrite)
         plan.file(args.out, "--out")
         plan.check(args.inputs)
-        checked = make_bundle(args.benchmark, args.inputs, args.out, data_dir=args.data_dir)
+        checked = make_bundle(args.benchmark, args.inputs, args.out, data_dir=args.data_dir, partial=args.partial)
         for item in checked:
             for note in item.notes:
                 print(f"note: {note}")
         print(f"wrote {args.out}: " + ", ".join(f"{c.path.name} ({c.rows} rows)" for c in checked))
+        from experiments.outputs.bundles import missing_tasks
+        missing = missing_tasks(args.benchmark, [c.path.name for c in checked])
+        if missing and args.partial:
+            print(f"note: partial: {', '.join(missing)} missing; the server takes only complete submissions")
     return 0
 
 

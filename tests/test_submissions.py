@@ -310,20 +310,59 @@ def glue_file(path, n, label="entailment", header="index\tprediction"):
     return path
 
 
+GLUE_FILES = {"CoLA": (1063, "1"), "SST-2": (1821, "0"), "MRPC": (1725, "1"), "STS-B": (1379, "3.250"),
+              "QQP": (390965, "0"), "MNLI-m": (9796, "neutral"), "MNLI-mm": (9847, "neutral"),
+              "QNLI": (5463, "entailment"), "RTE": (3000, "not_entailment"), "WNLI": (146, "0"),
+              "AX": (1104, "neutral")}
+
+
 def test_a_bundle_gathers_the_files_of_several_runs(cli, tmp_path, monkeypatch):
     monkeypatch.setenv("NLI_DATA_DIR", str(tmp_path / "no-data"))  # test sets absent: ids checked for order
-    glue_file(tmp_path / "rte-run" / "RTE.tsv", 3000, "not_entailment")
-    glue_file(tmp_path / "mnli-run" / "AX.tsv", 1104, "neutral")
-    glue_file(tmp_path / "other" / "CoLA.tsv", 5, "1")  # a task this suite does not predict: layout only
-    done = cli("bundle", "glue", tmp_path / "rte-run", tmp_path / "mnli-run" / "AX.tsv", tmp_path / "other",
-               "--out", tmp_path / "glue.zip")
+    for name, (rows, label) in GLUE_FILES.items():
+        glue_file(tmp_path / ("mnli-run" if name in ("MNLI-m", "MNLI-mm", "AX") else "runs") / f"{name}.tsv", rows, label)
+    done = cli("bundle", "glue", tmp_path / "runs", tmp_path / "mnli-run", "--out", tmp_path / "glue.zip")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == (f"wrote {tmp_path / 'glue.zip'}: RTE.tsv (3000 rows), AX.tsv (1104 rows), "
-                                            "CoLA.tsv (5 rows)")
-    assert "CoLA.tsv: layout checked only" in done.stdout
+    assert done.stdout.splitlines()[-1].startswith(f"wrote {tmp_path / 'glue.zip'}: CoLA.tsv (1063 rows), MRPC.tsv")
+    assert "layout checked only" not in done.stdout  # every GLUE task is one this suite predicts
     with zipfile.ZipFile(tmp_path / "glue.zip") as archive:
-        assert archive.namelist() == ["RTE.tsv", "AX.tsv", "CoLA.tsv"]
-        assert archive.read("RTE.tsv") == (tmp_path / "rte-run" / "RTE.tsv").read_bytes()
+        assert sorted(archive.namelist()) == sorted(f"{name}.tsv" for name in GLUE_FILES)
+        assert archive.read("RTE.tsv") == (tmp_path / "runs" / "RTE.tsv").read_bytes()
+
+
+def test_a_glue_bundle_missing_a_task_names_what_is_missing_unless_partial(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("NLI_DATA_DIR", str(tmp_path / "no-data"))
+    glue_file(tmp_path / "run" / "RTE.tsv", 3000, "not_entailment")
+    glue_file(tmp_path / "run" / "STS-B.tsv", 1379, "4.000")
+    done = cli("bundle", "glue", tmp_path / "run", "--out", tmp_path / "glue.zip")
+    assert done.returncode == 2 and not (tmp_path / "glue.zip").exists()
+    assert ("the GLUE server takes only complete submissions, and these are missing: CoLA.tsv, SST-2.tsv, MRPC.tsv, "
+            "QQP.tsv, MNLI-m.tsv, MNLI-mm.tsv, QNLI.tsv, WNLI.tsv, AX.tsv") in done.stderr
+    done = cli("bundle", "glue", tmp_path / "run", "--out", tmp_path / "glue.zip", "--partial")
+    assert done.returncode == 0 and "note: partial: CoLA.tsv, SST-2.tsv" in done.stdout
+
+
+@pytest.mark.parametrize("value, message", [("5.500", "row 2: prediction '5.500' is not a score in 0..5"),
+                                            ("high", "row 2: prediction 'high' is not a score in 0..5"),
+                                            ("nan", "row 2: prediction 'nan' is not a score in 0..5")])
+def test_a_sts_b_file_holds_scores_in_range(cli, tmp_path, monkeypatch, value, message):
+    monkeypatch.setenv("NLI_DATA_DIR", str(tmp_path / "no-data"))
+    path = glue_file(tmp_path / "run" / "STS-B.tsv", 1379, "2.000")
+    lines = path.read_text().splitlines(keepends=True)
+    lines[2] = f"1\t{value}\n"
+    path.write_text("".join(lines))
+    done = cli("bundle", "glue", path, "--out", tmp_path / "glue.zip", "--partial")
+    assert done.returncode == 2 and message in done.stderr
+
+
+def test_score_and_binary_glue_files_byte_for_byte(tmp_path):
+    sts = TASKS[("glue", "STS-B")]
+    path = write_predictions(sts, ["0", "1", "2", "3"], [4.25, -0.2, 5.7, 2.0004], tmp_path, log=lambda m: None)
+    assert path.read_bytes() == b"index\tprediction\n0\t4.250\n1\t0.000\n2\t5.000\n3\t2.000\n"
+    for name in ("CoLA", "SST-2", "MRPC", "QQP"):
+        path = write_predictions(TASKS[("glue", name)], ["0", "1"], ["1", "0"], tmp_path, log=lambda m: None)
+        assert path.read_bytes() == b"index\tprediction\n0\t1\n1\t0\n"
+    with pytest.raises(SubmissionError, match="predicted label\\(s\\) \\['entailment'\\] are not in \\['0', '1'\\]"):
+        write_predictions(TASKS[("glue", "MRPC")], ["0"], ["entailment"], tmp_path)
 
 
 @pytest.mark.parametrize("name, rows, label, message", [
@@ -355,3 +394,15 @@ def test_a_skipped_diagnostic_says_where_it_looked_in_one_line(tmp_path):
                                   "superglue-ax-g")
     assert _one_line(missing) == (f"corpus 'ax-g' (split 'test') not found (looked for "
                                   f"{tmp_path / 'superglue' / 'AX-g' / 'AX-g.jsonl'})")
+
+
+@pytest.mark.parametrize("name, rows, label, message", [
+    ("MRPC", 1723, "1", "1723 rows, but the test set has 1725 examples"),
+    ("STS-B", 2, "2.500", "2 rows, but the test set has 1379 examples"),
+])
+def test_mrpc_and_sts_b_files_are_checked_against_their_test_sets(cli, data_dir, tmp_path, name, rows, label,
+                                                                 message):
+    # Issue 41: these were "layout checked only" while glue/MRPC/test.tsv and glue/STS-B/test.tsv were there.
+    path = glue_file(tmp_path / "run" / f"{name}.tsv", rows, label)
+    done = cli("bundle", "glue", path, "--out", tmp_path / "glue.zip", "--partial", "--data-dir", data_dir)
+    assert done.returncode == 2 and message in done.stderr, done.stderr

@@ -3,6 +3,8 @@ written in its benchmark's format and validated, the files bundled, and each dia
 where its labeled copy is present."""
 from __future__ import annotations
 
+import math
+from dataclasses import replace
 from pathlib import Path
 
 from features.runtime.commands import command
@@ -11,6 +13,7 @@ from features.text.annotation import annotate
 from ..breakdowns.ax import breakdown, format_parity, gender_parity
 from ..corpora import Corpus, CorpusNotFoundError, get_corpus
 from ..corpora.hub import HubError
+from ..corpora.task import NLI
 from ..outputs.submissions import (LABELED, SubmissionError, SubmissionTask, bundle, read_predictions, submission_tasks,
                                    write_predictions)
 
@@ -37,7 +40,14 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
                     continue
                 raise
             pairs = annotate(pairs, progress=progress, jobs=jobs, lemmas=getattr(predictor, "needs_lemmas", False))
-            labels = [str(label) for label in predictor.predict(pairs)]
+            target = getattr(predictor, "task", NLI)
+            if target.is_scores and task.score_range is None and task.labels is None:  # a table of scores
+                task = replace(task, score_range=target.score_range or (-math.inf, math.inf))
+            if target.is_scores != (task.score_range is not None):
+                raise SubmissionError(f"{task.filename} takes {'scores' if task.score_range else 'labels'}, but "
+                                      f"this model predicts {target.target}")
+            predicted = predictor.predict(pairs)
+            labels = list(predicted) if target.is_scores else [str(label) for label in predicted]
             if task.labels is not None and set(labels) - set(task.labels):
                 raise SubmissionError(f"{task.filename} takes labels {list(task.labels)}, but this model predicts "
                                       f"{sorted(set(predictor.labels))} (a {len(predictor.labels)}-class model)")

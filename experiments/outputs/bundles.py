@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from .submissions import TASKS, SubmissionError, SubmissionTask, bundle, read_predictions, validate
+from .submissions import TASKS, SubmissionError, SubmissionTask, bundle, check_scores, read_predictions, validate
 
-# Every file each server takes, by its official name: the NLI tasks this suite predicts are
-# checked in full; the others (from systems of yours) are checked for their layout only.
+# Every file each server takes, by its official name: the tasks this suite predicts are checked in
+# full (all of GLUE's); the others (SuperGLUE's BoolQ, ... from systems of yours) for their layout only.
 OFFICIAL = {
     "glue": ("CoLA", "SST-2", "MRPC", "STS-B", "QQP", "MNLI-m", "MNLI-mm", "QNLI", "RTE", "WNLI", "AX"),
     "superglue": ("BoolQ", "CB", "COPA", "MultiRC", "ReCoRD", "RTE", "WiC", "WSC", "AX-b", "AX-g"),
@@ -72,6 +72,8 @@ def check_file(benchmark: str, path: Path, data_dir=None) -> Checked:
         seen = validate(task, path, test_ids)
         return Checked(path, task, seen["rows"], [f"{path.name}: {note}" for note in seen["notes"]])
     rows = read_predictions(task, path)
+    if task.score_range is not None:
+        check_scores(task, path, rows)
     unknown = sorted({label for _, label in rows} - set(task.labels or ()))
     if task.labels is not None and unknown:
         raise SubmissionError(f"{path}: labels {unknown} are not in {list(task.labels)}")
@@ -85,13 +87,32 @@ def check_file(benchmark: str, path: Path, data_dir=None) -> Checked:
     return Checked(path, task, len(rows), notes)
 
 
-def make_bundle(benchmark: str, inputs: Sequence[Path | str], zip_path: Path | str, *, data_dir=None) -> list[Checked]:
-    """Check every file, then write the flat zip (atomically); returns what was checked."""
+# The servers that take only complete submissions: a bundle for them must hold every task's file.
+COMPLETE = ("glue",)
+
+
+def missing_tasks(benchmark: str, names: Sequence[str]) -> list[str]:
+    """The official files of `benchmark` that `names` (file names) lack."""
+    from .formats import FORMATS
+    suffix = FORMATS[benchmark].suffix
+    return [name + suffix for name in OFFICIAL[benchmark] if name + suffix not in set(names)]
+
+
+def make_bundle(benchmark: str, inputs: Sequence[Path | str], zip_path: Path | str, *, data_dir=None,
+                partial: bool = False) -> list[Checked]:
+    """Check every file, then write the flat zip (atomically); returns what was checked.
+
+    partial: write a GLUE bundle that lacks tasks (the server refuses it; for a look at part of one)."""
     checked = [check_file(benchmark, path, data_dir) for path in files_of(benchmark, inputs)]
     names = [c.path.name for c in checked]
     twice = sorted({name for name in names if names.count(name) > 1})
     if twice:
         paths = [str(c.path) for c in checked if c.path.name == twice[0]]
         raise SubmissionError(f"{twice[0]} is given twice ({', '.join(paths)}): a bundle holds one file per task")
+    missing = missing_tasks(benchmark, names)
+    if missing and benchmark in COMPLETE and not partial:
+        raise SubmissionError(f"the {benchmark.upper()} server takes only complete submissions, and these are "
+                              f"missing: {', '.join(missing)} (python experiments/glue.py writes them all; "
+                              "--partial bundles what is there)")
     bundle([c.path for c in checked], Path(zip_path))
     return checked

@@ -6,6 +6,7 @@ split of any corpus, a custom one included.
 """
 from __future__ import annotations
 
+import math
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +31,8 @@ class SubmissionTask:
         test file read is what the rows are checked against).
     diagnostic: a diagnostic set that rides along with a model trained on another corpus (GLUE's
         AX, SuperGLUE's AX-b and AX-g); missing data skips it with a note.
+    score_range: a task whose predictions are scores (GLUE's STS-B): each is written as a number
+        with three decimals, clipped to this range, and read back as one inside it.
     """
 
     name: str
@@ -39,6 +42,7 @@ class SubmissionTask:
     labels: tuple[str, ...] | None  # None: the model's own labels (a plain table)
     size: int | None = None
     diagnostic: bool = False
+    score_range: tuple[float, float] | None = None
 
     @property
     def format(self) -> PredictionFormat:
@@ -47,6 +51,14 @@ class SubmissionTask:
     @property
     def filename(self) -> str:
         return f"{self.name}{self.format.suffix}"
+
+    def written(self, value) -> str:
+        """A prediction as the file holds it: a score with three decimals inside the task's range
+        (as GLUE's STS-B file is read), a label as it is."""
+        if self.score_range is None:
+            return str(value)
+        low, high = self.score_range
+        return f"{min(high, max(low, float(value))):.3f}"
 
 
 TASKS: dict[tuple[str, str], SubmissionTask] = {}
@@ -57,6 +69,11 @@ def register(task: SubmissionTask) -> SubmissionTask:
     return task
 
 
+register(SubmissionTask("CoLA", "glue", "cola", "test", BINARY01, 1063))
+register(SubmissionTask("SST-2", "glue", "sst2", "test", BINARY01, 1821))
+register(SubmissionTask("MRPC", "glue", "mrpc", "test", BINARY01, 1725))
+register(SubmissionTask("STS-B", "glue", "stsb", "test", None, 1379, score_range=(0.0, 5.0)))
+register(SubmissionTask("QQP", "glue", "qqp", "test", BINARY01, 390965))
 register(SubmissionTask("RTE", "glue", "rte", "test", NLI2, 3000))
 register(SubmissionTask("MNLI-m", "glue", "mnli", "test_matched", NLI3, 9796))
 register(SubmissionTask("MNLI-mm", "glue", "mnli", "test_mismatched", NLI3, 9847))
@@ -71,7 +88,8 @@ register(SubmissionTask("AX-g", "superglue", "ax-g", "test", NLI2, 356, diagnost
 # What a model trained on a corpus writes. The diagnostics ride along: GLUE AX with the MultiNLI
 # model (or any three-class model on request), SuperGLUE AX-b and AX-g with the SuperGLUE RTE model.
 BY_CORPUS = {
-    ("glue", "rte"): ["RTE"], ("glue", "mnli"): ["MNLI-m", "MNLI-mm", "AX"], ("glue", "qnli"): ["QNLI"],
+    ("glue", "cola"): ["CoLA"], ("glue", "sst2"): ["SST-2"], ("glue", "mrpc"): ["MRPC"], ("glue", "stsb"): ["STS-B"],
+    ("glue", "qqp"): ["QQP"], ("glue", "rte"): ["RTE"], ("glue", "mnli"): ["MNLI-m", "MNLI-mm", "AX"], ("glue", "qnli"): ["QNLI"],
     ("glue", "wnli"): ["WNLI"], ("superglue", "superglue-rte"): ["RTE", "AX-b", "AX-g"], ("superglue", "cb"): ["CB"],
 }
 # The diagnostic any three-class NLI model may write on request (--with-ax): format -> task.
@@ -94,11 +112,14 @@ def write_predictions(task: SubmissionTask, ids: Sequence[str], labels: Sequence
     ids = [str(i) for i in ids]
     if len(ids) != len(labels):
         raise SubmissionError(f"{task.name}: {len(ids)} test ids but {len(labels)} predictions")
-    allowed = task.labels if task.labels is not None else tuple(labels_allowed or sorted(set(labels)))
     _check_test_ids(task, ids)
-    unknown = sorted(set(labels) - set(allowed))
-    if unknown:
-        raise SubmissionError(f"{task.name}: predicted label(s) {unknown} are not in {list(allowed)}")
+    labels = [task.written(label) for label in labels]
+    allowed = None
+    if task.score_range is None:
+        allowed = task.labels if task.labels is not None else tuple(labels_allowed or sorted(set(labels)))
+        unknown = sorted(set(labels) - set(allowed))
+        if unknown:
+            raise SubmissionError(f"{task.name}: predicted label(s) {unknown} are not in {list(allowed)}")
     path = Path(out_dir) / task.filename
     atomic_write(path, task.format.text(ids, labels))
     for note in validate(task, path, ids, allowed)["notes"]:
@@ -155,14 +176,29 @@ def validate(task: SubmissionTask, path: Path, test_ids: Sequence[str], labels: 
         first = next(n for n, (a, b) in enumerate(zip(ids, test_ids)) if a != str(b))
         raise SubmissionError(f"{path}: row {first + 1} has {task.format.id_field} {ids[first]}, the test set "
                               f"{test_ids[first]}")
-    allowed = task.labels if task.labels is not None else labels
-    unknown = sorted({label for _, label in rows} - set(allowed)) if allowed is not None else []
-    if unknown:
-        raise SubmissionError(f"{path}: labels {unknown} are not in {list(allowed)}")
+    if task.score_range is not None:
+        check_scores(task, path, rows)
+    else:
+        allowed = task.labels if task.labels is not None else labels
+        unknown = sorted({label for _, label in rows} - set(allowed)) if allowed is not None else []
+        if unknown:
+            raise SubmissionError(f"{path}: labels {unknown} are not in {list(allowed)}")
     notes = []
     if task.size is not None and len(rows) != task.size:
         notes.append(f"{task.name} has {len(rows)} rows; the official test set has {task.size}")
     return {"rows": len(rows), "notes": notes}
+
+
+def check_scores(task: SubmissionTask, path: Path, rows) -> None:
+    """Every prediction of a score task a finite number inside its range."""
+    low, high = task.score_range
+    for n, (_, value) in enumerate(rows):
+        try:
+            number = float(value)
+        except ValueError:
+            number = math.nan
+        if not (math.isfinite(number) and low <= number <= high):
+            raise SubmissionError(f"{path}: row {n + 1}: prediction {value[:40]!r} is not a score in {low:g}..{high:g}")
 
 
 def bundle(paths: Sequence[Path], zip_path: Path) -> Path:
