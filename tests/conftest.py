@@ -24,7 +24,7 @@ SCRIPTS = {
     "run": "experiments.run", "curve": "learning_curves.run", "predict": "experiments.predict",
     "compare": "experiments.compare", "diagnose": "experiments.diagnose", "datasets": "experiments.datasets",
     "download": "experiments.download", "benchmark": "experiments.benchmark",
-    "choose_defaults": "experiments.choose_defaults", "bundle": "experiments.bundle",
+    "choose_defaults": "experiments.choose_defaults", "bundle": "experiments.bundle", "glue": "experiments.glue",
 }
 SCRIPT_FILES = {"run": "experiments/run.py", "curve": "learning_curves/run.py", "predict": "experiments/predict.py",
                 "compare": "experiments/compare.py", "download": "experiments/download.py"}

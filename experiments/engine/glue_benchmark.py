@@ -1,0 +1,198 @@
+"""The whole GLUE benchmark in one call: each task's default baseline trained and scored on dev,
+its test split predicted into the official file, the eleven files zipped, and a table of dev
+figures with GLUE's average beside the GLUE paper's own baselines.
+
+Each task's baseline (features and model) was chosen on its dev split, never on test (the
+figures behind each choice are in docs/submissions.md, "The whole benchmark"); a model's own
+settings (C, alpha) are chosen as every run chooses them (`--tune-on auto`). A task whose files
+are missing is listed and left out, and the average is marked partial.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..corpora.task import METRICS
+from .config import RunConfig
+from .errors import UsageError
+
+
+@dataclass(frozen=True)
+class GlueTask:
+    """One GLUE task as the benchmark command runs it: its corpus, the files its model writes,
+    and the baseline chosen for it on dev (`features`, `model`)."""
+
+    name: str
+    corpus: str
+    files: tuple[str, ...]
+    features: str
+    model: str | None = None  # None: the task's default model (lr for labels, ridge for scores)
+    dev_split: str = "dev"
+    # What it runs where WordNet 3.0 is not installed (the strongest group reads it), said in a note.
+    without_wordnet: str = "lexicalized"
+
+
+# The baselines, chosen on each task's dev split among lexicalized / strongest x the default model /
+# stacked (docs/submissions.md has the dev figures of every candidate).
+GLUE_TASKS = (
+    GlueTask("CoLA", "cola", ("CoLA",), "lexicalized"),
+    GlueTask("SST-2", "sst2", ("SST-2",), "lexicalized"),
+    GlueTask("MRPC", "mrpc", ("MRPC",), "strongest"),
+    GlueTask("STS-B", "stsb", ("STS-B",), "strongest"),
+    GlueTask("QQP", "qqp", ("QQP",), "lexicalized"),
+    GlueTask("MNLI", "mnli", ("MNLI-m", "MNLI-mm", "AX"), "lexicalized", dev_split="dev_matched"),
+    GlueTask("QNLI", "qnli", ("QNLI",), "lexicalized"),
+    GlueTask("RTE", "rte", ("RTE",), "strongest"),
+    GlueTask("WNLI", "wnli", ("WNLI",), "lexicalized"),
+)
+BY_NAME = {task.name: task for task in GLUE_TASKS}
+
+# The GLUE paper's baselines on the dev sets (Wang et al., arXiv 1804.07461v3, Appendix C, Table 6),
+# each task's figure as GLUE scores it (the mean of a task's two metrics; MNLI: matched and
+# mismatched averaged, as the paper's dev table prints it).
+PAPER_DEV = {
+    "CBoW": {"CoLA": 4.6, "SST-2": 79.5, "MRPC": (75.0 + 83.7) / 2, "STS-B": (70.6 + 71.1) / 2,
+             "QQP": (75.0 + 65.5) / 2, "MNLI": 57.1, "QNLI": 62.5, "RTE": 71.9, "WNLI": 56.3},
+    "BiLSTM": {"CoLA": 17.6, "SST-2": 87.5, "MRPC": (77.9 + 85.1) / 2, "STS-B": (71.6 + 72.0) / 2,
+               "QQP": (85.3 + 82.0) / 2, "MNLI": 66.7, "QNLI": 77.0, "RTE": 58.5, "WNLI": 56.3},
+    "GenSen": {"CoLA": 10.3, "SST-2": 87.2, "MRPC": (80.4 + 86.2) / 2, "STS-B": (81.3 + 81.8) / 2,
+               "QQP": (82.6 + 76.6) / 2, "MNLI": 71.4, "QNLI": 62.5, "RTE": 78.4, "WNLI": 56.3},
+}
+PAPER_SOURCE = ("GLUE paper dev sets (Wang et al., arXiv 1804.07461v3, Table 6): CBoW, the single-task BiLSTM, "
+                "GenSen; a task's figure is the mean of its two metrics, as GLUE averages them")
+
+
+def missing_data(task: GlueTask, data_dir) -> str | None:
+    """Why `task` cannot run here (its train, dev or test split is not in the data directory), or None."""
+    from ..corpora import get_corpus
+    corpus = get_corpus(task.corpus)
+    lacking = [split for split in ("train", task.dev_split, corpus.test_split) if
+               split is not None and not corpus.locate_or_generated(split, Path(data_dir))]
+    return f"{', '.join(lacking)} not found" if lacking else None
+
+
+def task_score(record: dict) -> float:
+    """A task's GLUE figure (x 100): its selection metric on dev (one metric, or the mean of two)."""
+    metric = record["task"]["select_by"]
+    metric = metric if metric != "mean" else "mean_of_" + "_".join(record["task"]["metrics"])
+    return 100 * record["rows"][0]["metrics"][record["data"]["eval_split"]][metric]
+
+
+def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: bool = True, log=print,
+                  zip_path: Path | None = None) -> dict:
+    """Run every task of `tasks` (default: all of GLUE), write the prediction files into `out`, one
+    record per task (`out/records/TASK.json`), the zip, and return the whole record."""
+    from ..corpora import get_corpus, resolve_data_dir
+    from ..outputs.bundles import make_bundle, missing_tasks
+    from ..outputs.records import versions, write_json_atomic
+    from ..version import __version__
+    from .experiment import run
+    from .submitting import write_submissions
+    data_dir = resolve_data_dir(data_dir)
+    chosen = [BY_NAME[name] for name in tasks] if tasks else list(GLUE_TASKS)
+    started = time.perf_counter()
+    from features.text.wordnet_data import setup_command, wordnet_available
+    records, results, skipped = {}, {}, {}
+    notes_all: list[str] = []
+    written: list[Path] = []
+    for n, task in enumerate(chosen, start=1):
+        why = missing_data(task, data_dir)
+        if why is not None:
+            skipped[task.name] = why
+            log(f"[{n}/{len(chosen)}] {task.name}: skipped ({why})")
+            continue
+        features = task.features
+        if _reads_wordnet(features) and not wordnet_available():
+            features = task.without_wordnet
+            notes_all.append(f"{task.name}: WordNet 3.0 is not installed, so {features} stands in for {task.features} "
+                             f"({setup_command()})")
+            log(f"note: {notes_all[-1]}")
+        log(f"[{n}/{len(chosen)}] {task.name}: {features}" + (f", {task.model}" if task.model else "")
+            + f" on {task.corpus}")
+        begun = time.perf_counter()
+        options = dict(dataset=task.corpus, features=features, data_dir=str(data_dir), jobs=jobs,
+                       quiet=not progress)
+        if task.model:
+            options["model"] = task.model
+        config = RunConfig(**options)
+        outcome = run(config, log=log if progress else (lambda message: None))
+        predictor = next(iter(outcome.outcomes.values())).predictor
+        notes: list[str] = []
+        files = write_submissions(predictor, get_corpus(task.corpus), {"glue": out}, data_dir=data_dir, jobs=jobs,
+                                  progress=progress, log=notes.append, scores=(diagnostics := {}))
+        written += files
+        record = outcome.record
+        record["predictions"] = [str(p) for p in files]
+        record["notes"] = record.get("notes", []) + notes
+        if diagnostics:
+            record["diagnostics"] = diagnostics
+        record["glue"] = {"task": task.name, "score": task_score(record), "seconds": time.perf_counter() - begun}
+        write_json_atomic(out / "records" / f"{task.name}.json", record)
+        records[task.name] = record
+        results[task.name] = record["glue"]["score"]
+        for note in notes:
+            log(f"    {note}")
+        log(f"    {task.name}: dev {figures_text(record)} ({record['glue']['seconds']:.0f}s)")
+    if not written:
+        raise UsageError(f"no GLUE task could run: their data is missing from {data_dir} "
+                         f"({'; '.join(f'{k}: {v}' for k, v in skipped.items())})")
+    lacking = missing_tasks("glue", [p.name for p in written])
+    zip_path = zip_path or out / "glue.zip"
+    make_bundle("glue", written, zip_path, data_dir=data_dir, partial=bool(lacking))
+    average = sum(results.values()) / len(results)
+    whole = {"suite_version": __version__, "data_dir": str(data_dir), "tasks": list(results), "scores": results,
+             "average": average, "partial": bool(skipped), "skipped": skipped,
+             "files": [str(p) for p in written], "missing_files": lacking, "zip": str(zip_path),
+             "dev_figures": {name: figures(r) for name, r in records.items()},
+             "notes": notes_all,
+             "chosen": {name: {"features": records[name]["features"]["active"],
+                               "model": records[name]["rows"][0]["model"],
+                               "settings": records[name]["rows"][0].get("selection", {}).get("chosen")}
+                        for name in records},
+             "paper_dev": PAPER_DEV, "paper_source": PAPER_SOURCE, "seconds": time.perf_counter() - started,
+             "versions": versions()}
+    write_json_atomic(out / "glue.json", whole)
+    return whole
+
+
+def _reads_wordnet(names: str) -> bool:
+    from features.base import WordNetFeature
+    from features.registry import FEATURE_TYPES, resolve
+    return any(isinstance(FEATURE_TYPES[name], type) and issubclass(FEATURE_TYPES[name], WordNetFeature)
+               for name in resolve(names))
+
+
+def figures(record: dict) -> dict:
+    """A task record's dev metrics (x 100), by name."""
+    dev = record["rows"][0]["metrics"][record["data"]["eval_split"]]
+    return {name: 100 * dev[name] for name in record["task"]["metrics"]}
+
+
+def figures_text(record: dict) -> str:
+    return " / ".join(f"{METRICS[name].title} {value:.1f}" for name, value in figures(record).items())
+
+
+def table(whole: dict) -> str:
+    """Per task the dev figures and GLUE score beside the paper's baselines; then the averages."""
+    from ..reports.report import _table
+    names = [task.name for task in GLUE_TASKS]
+    head = ["task", "dev figures", "score", *PAPER_DEV]
+    lines = [head]
+    for name in names:
+        if name in whole["scores"]:
+            shown = " / ".join(f"{METRICS[m].title} {v:.1f}" for m, v in whole["dev_figures"][name].items())
+            score = f"{whole['scores'][name]:.1f}"
+        else:
+            shown, score = f"(not run: {whole['skipped'].get(name, 'not asked')})", ""
+        lines.append([name, shown, score, *(f"{PAPER_DEV[m][name]:.1f}" for m in PAPER_DEV)])
+    ran = list(whole["scores"])
+    ours = f"{whole['average']:.1f}" + (f" ({len(ran)} of {len(names)} tasks: partial)" if len(ran) < len(names) else "")
+    lines.append(["GLUE average", "", ours, *(f"{sum(PAPER_DEV[m][n] for n in ran) / len(ran):.1f}" for m in PAPER_DEV)])
+    out = _table(lines)
+    out.append(f"  the paper's columns: {PAPER_SOURCE}; their average is over the same tasks as ours")
+    out += [f"  note: {note}" for note in whole.get("notes", [])]
+    if whole["missing_files"]:
+        out.append(f"  partial submission: {', '.join(whole['missing_files'])} missing (the server takes only complete "
+                   "submissions)")
+    return "\n".join(out)

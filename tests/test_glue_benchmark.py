@@ -1,0 +1,76 @@
+"""The whole GLUE benchmark in one command (experiments/glue.py), on a data directory of small
+files in GLUE's layout: the files, the zip, the records and the table, and a missing task said."""
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from experiments.corpora.generated.demo import generate_demo, generate_similarity
+from experiments.engine.glue_benchmark import GLUE_TASKS, PAPER_DEV
+
+
+def write_glue(root: Path) -> Path:
+    """STS-B, RTE and CoLA in GLUE's layout, from the generated demo pairs."""
+    glue = root / "glue"
+    sts, rte, cola = glue / "STS-B", glue / "RTE", glue / "CoLA"
+    for folder in (sts, rte, cola):
+        folder.mkdir(parents=True)
+    head = "index\tgenre\tfilename\tyear\told_index\tsource1\tsource2\tsentence1\tsentence2"
+    for split, size in (("train", 120), ("dev", 40), ("test", 20)):
+        pairs = generate_similarity(split, size)
+        (sts / f"{split}.tsv").write_text(head + ("\tscore" if split != "test" else "") + "\n" + "".join(
+            f"{i}\tmain\tx\t2012\t{i:04d}\tnone\tnone\t{p.premise}\t{p.hypothesis}"
+            + (f"\t{p.label}" if split != "test" else "") + "\n" for i, p in enumerate(pairs)), encoding="utf-8")
+        pairs = generate_demo(split, size)
+        two = {"entailment": "entailment"}
+        (rte / f"{split}.tsv").write_text("index\tsentence1\tsentence2" + ("\tlabel" if split != "test" else "")
+                                          + "\n" + "".join(f"{i}\t{p.premise}\t{p.hypothesis}"
+                                                           + (f"\t{two.get(p.label, 'not_entailment')}"
+                                                              if split != "test" else "") + "\n"
+                                                           for i, p in enumerate(pairs)), encoding="utf-8")
+        rows = [(p.hypothesis, "1" if p.label == "entailment" else "0") for p in pairs]
+        if split == "test":
+            (cola / "test.tsv").write_text("index\tsentence\n" + "".join(f"{i}\t{s}\n" for i, (s, _) in enumerate(rows)),
+                                           encoding="utf-8")
+        else:
+            (cola / f"{split}.tsv").write_text("".join(f"src\t{label}\t\t{s}\n" for s, label in rows), encoding="utf-8")
+    return root
+
+
+def test_the_whole_benchmark_writes_every_file_it_can_and_says_what_is_missing(cli, tmp_path):
+    data = write_glue(tmp_path / "data")
+    out = tmp_path / "sub"
+    done = cli("glue", "--data-dir", data, "--out", out, "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in out.glob("*.tsv")) == ["CoLA.tsv", "RTE.tsv", "STS-B.tsv"]
+    with zipfile.ZipFile(out / "glue.zip") as archive:
+        assert sorted(archive.namelist()) == ["CoLA.tsv", "RTE.tsv", "STS-B.tsv"]
+    sts = (out / "STS-B.tsv").read_text().splitlines()
+    assert sts[0] == "index\tprediction" and len(sts) == 21
+    assert all(0 <= float(line.split("\t")[1]) <= 5 and len(line.split("\t")[1].split(".")[1]) == 3 for line in sts[1:])
+    whole = json.loads((out / "glue.json").read_text())
+    assert whole["tasks"] == ["CoLA", "STS-B", "RTE"] and whole["partial"]
+    assert set(whole["skipped"]) == {"SST-2", "MRPC", "QQP", "MNLI", "QNLI", "WNLI"}
+    assert whole["average"] == pytest.approx(sum(whole["scores"].values()) / 3)
+    record = json.loads((out / "records" / "STS-B.json").read_text())
+    dev = record["rows"][0]["metrics"]["dev"]
+    assert record["glue"]["score"] == pytest.approx(50 * (dev["pearson"] + dev["spearman"]))
+    lines = done.stdout.splitlines()
+    assert lines[0].split() == ["task", "dev", "figures", "score", *PAPER_DEV]
+    assert [line.split()[0] for line in lines[2:11]] == [task.name for task in GLUE_TASKS]
+    assert "(not run: train, dev, test not found)" in lines[3]  # SST-2
+    assert lines[11].startswith("GLUE average") and "(3 of 9 tasks: partial)" in lines[11]
+    assert "partial submission: SST-2.tsv, MRPC.tsv, QQP.tsv, MNLI-m.tsv, MNLI-mm.tsv, QNLI.tsv, WNLI.tsv, AX.tsv " \
+           "missing" in done.stdout
+    again = cli("glue", "--data-dir", data, "--out", out, "--quiet")  # an earlier run's files are kept
+    assert again.returncode == 2 and "--overwrite" in again.stderr
+
+
+def test_unknown_tasks_and_no_data_are_one_line(cli, tmp_path):
+    done = cli("glue", "--data-dir", tmp_path, "--out", tmp_path / "sub", "--tasks", "STS-B,SQuAD")
+    assert done.returncode == 2 and "--tasks: 'SQuAD' is not a GLUE task" in done.stderr
+    done = cli("glue", "--data-dir", tmp_path / "empty", "--out", tmp_path / "sub", "--tasks", "STS-B", "--quiet")
+    assert done.returncode == 2 and done.stderr.startswith("error: no GLUE task could run")
