@@ -51,6 +51,7 @@ def _predict(args, given: dict, output) -> int:
     from experiments.engine.config import RunConfig
     from experiments.engine.errors import UsageError
     from experiments.outputs.model_files import load_predictor
+    from experiments.outputs.submissions import require_every_row
     from experiments.outputs.tabular import SUFFIXES, format_table
     from features.labels import two_class
     from features.storage.atomic import atomic_write
@@ -81,7 +82,8 @@ def _predict(args, given: dict, output) -> int:
         if not path.is_file():
             raise UsageError(f"{path}: no such input file")
         input_name = path.name
-        has = lambda name: has_column(path, name)  # noqa: E731
+        quoting = RunConfig("predict", **{k: v for k, v in given.items() if k == "quoting"}).quoting
+        has = lambda name: has_column(path, name, quoting)  # noqa: E731
     proba_wanted = output(args, "proba")
     if proba_wanted and predictor.task.is_scores:
         raise UsageError(f"a {predictor.model_name} model predicts scores, which have no probabilities; drop --proba")
@@ -111,11 +113,12 @@ def _predict(args, given: dict, output) -> int:
         dataset = hub_corpus(input_path, **columns, splits={"test": split}, needed=())
         data = dataset.load("test", None, config.on_bad_row)
     else:
-        data = read_custom(path, "input", "predict", config.on_bad_row, **columns)
+        data = read_custom(path, "input", "predict", config.on_bad_row, quoting=config.quoting, **columns)
     for note in data.notes:
         print(f"note: {note}", file=sys.stderr)
+    require_every_row(data, out)
     if data.skipped:
-        print(f"skipped {sum(data.skipped.values())} bad row(s): {dict(data.skipped)}", file=sys.stderr)
+        print(f"skipped {sum(data.skipped.values())} row(s): {dict(data.skipped)}", file=sys.stderr)
     pairs = data.pairs
     if config.label_map:
         mapped = [p if p.label is None else p.with_label(config.label_map.get(p.label, p.label)) for p in pairs]

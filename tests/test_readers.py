@@ -769,3 +769,88 @@ def test_reading_a_large_file_shows_its_progress_on_stderr(tmp_path, monkeypatch
     assert capsys.readouterr().err == ""
     _same_pairs(shown, quiet)
     _same_pairs(small, quiet)
+
+
+# ---------------------------------------------------------------- TSV files whose quotes are text (GLUE's)
+
+# GLUE's MRPC layout (a byte-order mark, `Quality`, two ids, two strings): line 3 opens its first
+# string with `"` and closes its second with one, as MRPC's train.tsv:603 does; line 4's first string
+# is a whole quotation, which CSV would strip; the others are plain.
+MRPC = ('\ufeffQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\n'
+        '1\t702876\t702977\tAmrozi accused his brother .\tReferring to him , Amrozi accused his brother .\n'
+        '1\t497592\t497567\t" Writing safe programs is adequate .\tWriting safe programs is adequate . "\n'
+        '0\t1330381\t1330521\t" We will work with the board . "\tHe said they would work with the board .\n'
+        '1\t3344667\t3344648\tYucaipa owned Dominick \'s .\tYucaipa bought Dominick \'s .\n')
+MRPC_COLUMNS = dict(premise="#1 String", hypothesis="#2 String", label="Quality")
+
+
+def test_a_glue_tsv_is_read_with_its_quotes_as_text(tmp_path):
+    path = write(tmp_path / "train.tsv", MRPC)
+    data = read_custom(path, "custom", "train", **MRPC_COLUMNS)
+    assert (data.rows, len(data.pairs), dict(data.skipped)) == (4, 4, {})
+    assert [(p.premise, p.hypothesis) for p in data.pairs[1:3]] == [
+        ('" Writing safe programs is adequate .', 'Writing safe programs is adequate . "'),
+        ('" We will work with the board . "', "He said they would work with the board .")]
+    assert data.notes[-1] == ("train.tsv: read unquoted: its quotes are text, as in GLUE's TSV files (read as CSV, 2 "
+                              "line(s) would lose their quotes or cells, the first line 3); --quoting csv reads them "
+                              "as CSV")
+    assert read_custom(path, "custom", "train", quoting="none", **MRPC_COLUMNS).pairs == data.pairs
+    # Read as CSV, line 3 is four cells, and the message says what to do.
+    with pytest.raises(DataFormatError, match=r"train.tsv:3: expected 5 tab-separated columns, found 4; read as CSV, "
+                                              r"a cell in quotes holds a tab: if the file's quotes are text \(as in "
+                                              r"GLUE's TSV files\), read it with --quoting none"):
+        read_custom(path, "custom", "train", quoting="csv", **MRPC_COLUMNS)
+    as_csv = read_custom(path, "custom", "train", quoting="csv", on_bad_row="skip", **MRPC_COLUMNS)
+    assert as_csv.pairs[1].premise == " We will work with the board . "  # the quotes CSV takes away
+    assert (as_csv.unread, as_csv.bad_lines) == (1, [3])
+
+
+def test_quoting_auto_keeps_csv_quoting_where_a_file_needs_it(tmp_path):
+    # As the suite (and the csv module, and pandas) write a TSV: quoted cells hold tabs, line breaks, doubled quotes.
+    written = write(tmp_path / "ours.tsv", 'premise\thypothesis\tlabel\n"A\ttab ."\tB .\tyes\n'
+                                           '"He said ""hi"" ."\tC .\tno\n"Two\nlines ."\tD .\tyes\n')
+    data = read_custom(written, "c", "train")
+    assert [p.premise for p in data.pairs] == ["A\ttab .", 'He said "hi" .', "Two\nlines ."]
+    assert not any("quot" in note for note in data.notes)
+    # Both kinds in one file: read as CSV (as before), and the note says how to read every quote as text.
+    mixed = write(tmp_path / "mixed.tsv", 'premise\thypothesis\tlabel\n"A\ttab ."\tB .\tyes\n'
+                                          '" Quoted , plain ."\tC .\tno\n')
+    data = read_custom(mixed, "c", "train")
+    assert [p.premise for p in data.pairs] == ["A\ttab .", " Quoted , plain ."]
+    assert data.notes[-1] == ("mixed.tsv: read as CSV-quoted (line 2 needs it), though 1 line(s) read right only with "
+                              "their quotes as text (the first line 3); --quoting none reads every quote as text")
+    # Every quote as text: the tab in line 2 splits it.
+    data = read_custom(mixed, "c", "train", quoting="none", on_bad_row="skip")
+    assert [p.premise for p in data.pairs] == ['" Quoted , plain ."'] and data.bad_lines == [2]
+    with pytest.raises(ValueError, match="quoting must be one of auto, csv, none"):
+        read_custom(mixed, "c", "train", quoting="never")
+
+
+def test_a_quote_that_swallows_a_line_break_loses_no_row(tmp_path):
+    # Line 2 opens a quote that closes at the end of a cell on line 3: as CSV, one record of two cells
+    # (lines 2-3), so line 3 vanished inside a bad row. Read as text, both rows are there.
+    path = write(tmp_path / "t.tsv", 'premise\thypothesis\tlabel\n" Opens here .\tB .\tyes\nC .\tD . "\tno\n'
+                                     'E .\tF .\tyes\n')
+    data = read_custom(path, "c", "train")
+    assert (data.rows, [p.id for p in data.pairs]) == (3, ["2", "3", "4"])
+    assert [(p.premise, p.hypothesis) for p in data.pairs[:2]] == [('" Opens here .', "B ."), ("C .", 'D . "')]
+    # Unquoted CSV: a quote is text, a comma always separates.
+    path = write(tmp_path / "t.csv", 'premise,hypothesis\n"Hi there,B."\nC.,D.\n')
+    data = read_custom(path, "c", "train", quoting="none")
+    assert [(p.premise, p.hypothesis) for p in data.pairs] == [('"Hi there', 'B."'), ("C.", "D.")]
+
+
+@pytest.mark.parametrize("task, columns, rows", [
+    ("MRPC", MRPC_COLUMNS, {"train": 3668, "dev": 408, "test": 1725}),
+    ("STS-B", dict(premise="sentence1", hypothesis="sentence2", label="score"),
+     {"train": 5749, "dev": 1500, "test": 1379}),
+])
+def test_glue_tsvs_with_quotes_read_every_row(data_dir, task, columns, rows):
+    for split, count in rows.items():
+        data = read_custom(data_dir / "glue" / task / f"{split}.tsv", "custom", split, **columns)
+        assert len(data.pairs) == data.rows == count and not data.skipped
+        assert "read unquoted: its quotes are text" in data.notes[-1]
+    test = read_custom(data_dir / "glue" / "MRPC" / "test.tsv", "custom", "test", **MRPC_COLUMNS)
+    if task == "MRPC":  # test.tsv:1608, which CSV read as four cells
+        assert test.pairs[1606].premise.startswith('" I had never wanted the matter to come to court')
+        assert test.pairs[1606].hypothesis.endswith('surrounded it . "')

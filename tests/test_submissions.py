@@ -301,6 +301,52 @@ def test_table_out_writes_any_corpus_test_split(cli, tmp_path, monkeypatch):
     assert {line.split("\t")[1] for line in lines[1:]} <= {"yes", "no"}
 
 
+def test_a_prediction_file_lacking_rows_of_its_input_is_refused(cli, tmp_path, monkeypatch):
+    # Lines 3 and 5 of the test file are malformed (a cell short, a tab too many); --on-bad-row skip
+    # leaves them out of the pairs, so a table of 5 rows would cover 3: refused, saying which lines.
+    monkeypatch.chdir(tmp_path)
+    Path("train.tsv").write_text("premise\thypothesis\tlabel\n" + "".join(
+        f"A man number {i} sleeps .\tA {'man' if i % 2 else 'dog'} sleeps .\t{'yes' if i % 2 else 'no'}\n"
+        for i in range(40)))
+    Path("test.tsv").write_text("premise\thypothesis\tid\nA man .\tA dog .\tq0\nA man .\tq1\nA cat .\tA cat .\tq2\n"
+                                "A b .\tA b .\tq3\textra\nA c .\tA c .\tq4\n")
+    done = cli("run", "--train-file", "train.tsv", "--test-file", "test.tsv", "--on-bad-row", "skip", "--features",
+               "unlexicalized", "--C", "1", "--table-out", "out", "--out", "r.json", "--quiet")
+    assert done.returncode == 2
+    test = Path("test.tsv").resolve()
+    assert done.stderr.splitlines()[-1] == (
+        f"error: {Path('out/custom-test.tsv')} not written: {test}: 2 of its 5 rows were not read (wrong column "
+        "count 2; lines 3, 5); a prediction file needs a row for every row of its input: fix those rows")
+    assert not Path("out/custom-test.tsv").exists() and "wrote" not in done.stdout
+    assert Path("r.json").exists()  # the run's record survives the refused output
+    # predict.py: the same refusal, before anything is tagged or written.
+    done = cli("run", "--train-file", "train.tsv", "--features", "unlexicalized", "--C", "1", "--save-model", "m.model",
+               "--quiet")
+    assert done.returncode == 0, done.stderr
+    done = cli("predict", "--model", "m.model", "--input", "test.tsv", "--on-bad-row", "skip", "--out", "p.tsv")
+    assert done.returncode == 2 and not Path("p.tsv").exists()
+    assert done.stderr.splitlines()[-1] == (
+        f"error: p.tsv not written: {Path('test.tsv')}: 2 of its 5 rows were not read (wrong column count 2; lines 3, "
+        "5); a prediction file needs a row for every row of its input: fix those rows")
+
+
+def test_mrpc_tsvs_give_a_prediction_for_every_test_row(cli, data_dir, tmp_path, monkeypatch):
+    # GLUE's MRPC through --train-file: its quotes are text (train.tsv:603, test.tsv:1608 and 1698 hold
+    # a cell opening with `"` and a later one closing with it), so every row is read and predicted.
+    monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))
+    mrpc = data_dir / "glue" / "MRPC"
+    done = cli("run", "--train-file", mrpc / "train.tsv", "--dev-file", mrpc / "dev.tsv", "--test-file",
+               mrpc / "test.tsv", "--premise-column", "#1 String", "--hypothesis-column", "#2 String", "--label-column",
+               "Quality", "--features", "unlexicalized", "--C", "1", "--table-out", tmp_path / "out", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert f"wrote {tmp_path / 'out' / 'custom-test.tsv'} (1725 rows, validated against custom test)" in done.stdout
+    assert "skipped" not in done.stdout + done.stderr
+    assert "note: test.tsv: read unquoted: its quotes are text, as in GLUE's TSV files (read as CSV, 24 line(s)" \
+        in done.stdout
+    lines = (tmp_path / "out" / "custom-test.tsv").read_text().splitlines()
+    assert len(lines) == 1726 and lines[1607].split("\t")[0] == "1608"  # ids are line numbers: test.tsv:1608
+
+
 # ------------------------------------------------------------------ bundles of several runs
 
 

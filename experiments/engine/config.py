@@ -63,6 +63,9 @@ class RunConfig:
                                  f"{self.dataset!r}: drop --dataset (your files are the corpus), or give "
                                  "--dataset custom")
             self.__dict__["dataset"] = "custom"
+        if self.dataset != "custom" and "quoting" in self.given:
+            raise UsageError(f"--quoting says how your own .tsv and .csv files are read (--train-file ...); "
+                             f"{self.dataset!r} is read by its own reader")
         if self.dataset != "custom" and not self.hub_dataset:
             columns = [n for n in CUSTOM_COLUMNS if n in self.given]
             if "target" in self.given:
@@ -178,7 +181,7 @@ class RunConfig:
         """The custom corpus' files and columns."""
         return {"train": self.train_file, "dev": self.dev_file, "test": self.test_file,
                 "premise": self.premise_column, "hypothesis": self.hypothesis_column,
-                "label": self.label_column, "id": self.id_column}
+                "label": self.label_column, "id": self.id_column, "quoting": self.quoting}
 
     def corpus(self):
         """The corpus the run reads: a registered one (from its files or its hub copy, as --source
@@ -189,7 +192,7 @@ class RunConfig:
             if self.dataset == "custom":
                 return custom_corpus(c["train"], c["dev"], c["test"], premise=c["premise"],
                                      hypothesis=c["hypothesis"], label=c["label"], id_column=c["id"],
-                                     target=self.target, on_bad_row=self.on_bad_row)
+                                     quoting=c["quoting"], target=self.target, on_bad_row=self.on_bad_row)
             splits = {"train": self.train_split, "dev": self.dev_split, "test": self.test_split}
             if self.hub_dataset:
                 from ..corpora.hub import hub_corpus

@@ -303,6 +303,7 @@ def _featurizer_options() -> list[RunOption]:
 
 def _build() -> dict[str, RunOption]:
     from ..corpora.readers.common import ON_BAD_ROW_CHOICES
+    from ..corpora.readers.custom import QUOTING_CHOICES
 
     data = "data"
     custom = "custom data (your pairs: .tsv, .csv, .jsonl, .parquet or .arrow files, or --dataset hf:NAME)"
@@ -343,6 +344,9 @@ def _build() -> dict[str, RunOption]:
                   metavar="FILE"),
         RunOption("test_file", None, path, "test pairs (--eval-split test, or predictions)", custom, RUN_CURVE,
                   metavar="FILE"),
+        RunOption("quoting", "auto", choice(QUOTING_CHOICES), "how the quotes of a .tsv or .csv file are read: "
+                  "csv (a cell in quotes may hold tabs, commas, line breaks), none (quotes are text, as in GLUE's "
+                  "TSV files), or auto: CSV for .csv; for .tsv, what the file shows (said in a note)", custom, ALL),
         RunOption("premise_column", None, text, "default: found among premise/hypothesis, sentence1/sentence2, "
                   "sentence_A/sentence_B, text_a/text_b, question/sentence, ...; a dotted path names a nested JSON "
                   "field or struct field (input.premise)", custom, ALL, metavar="NAME"),

@@ -14,8 +14,8 @@ from ..breakdowns.ax import breakdown, format_parity, gender_parity
 from ..corpora import Corpus, CorpusNotFoundError, get_corpus
 from ..corpora.hub import HubError
 from ..corpora.task import NLI
-from ..outputs.submissions import (LABELED, SubmissionError, SubmissionTask, bundle, read_predictions, submission_tasks,
-                                   write_predictions)
+from ..outputs.submissions import (LABELED, SubmissionError, SubmissionTask, bundle, read_predictions,
+                                   require_every_row, submission_tasks, write_predictions)
 
 
 def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, data_dir=None,
@@ -33,13 +33,17 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
             try:
                 # A diagnostic rides along from where the main corpus was read: its files, or the hub.
                 task_corpus = corpus if task.corpus == corpus.name else corpus.sibling(task.corpus)
-                pairs = task_corpus.load(task.split, data_dir, on_bad_row).pairs
+                data = task_corpus.load(task.split, data_dir, on_bad_row)
             except (CorpusNotFoundError, HubError) as exc:
                 if task.diagnostic:
                     log(f"skipping {task.filename}: {_one_line(exc)}")
                     continue
                 raise
-            pairs = annotate(pairs, progress=progress, jobs=jobs, lemmas=getattr(predictor, "needs_lemmas", False))
+            require_every_row(data, Path(out_dir) / task.filename)
+            for note in data.notes:  # how the test file was read (columns found, its quotes read as text)
+                log(f"note: {note}")
+            pairs = annotate(data.pairs, progress=progress, jobs=jobs,
+                             lemmas=getattr(predictor, "needs_lemmas", False))
             target = getattr(predictor, "task", NLI)
             if target.is_scores and task.score_range is None and task.labels is None:  # a table of scores
                 task = replace(task, score_range=target.score_range or (-math.inf, math.inf))

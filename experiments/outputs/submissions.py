@@ -100,6 +100,15 @@ class SubmissionError(ValueError):
     """A prediction file that does not match its test set, or a task this model cannot predict."""
 
 
+def require_every_row(data, written: str | Path) -> None:
+    """Refuse to write a prediction file that would lack rows of its input (a `SplitData` read with
+    --on-bad-row skip): the message names the rows not read, by line where the reader knows it.
+    The corpus' own exclusions (SNLI's `-`: no gold label) are not rows a file lacks."""
+    if data.unread:
+        raise SubmissionError(f"{written} not written: {data.unread_rows()}; a prediction file needs a row for every "
+                              "row of its input: fix those rows")
+
+
 def write_predictions(task: SubmissionTask, ids: Sequence[str], labels: Sequence[str], out_dir: Path, *,
                       log: Callable[[str], None] = print, labels_allowed: Sequence[str] | None = None) -> Path:
     """Write `task`'s file in `out_dir` (rows in the given test order), then validate it.

@@ -23,6 +23,7 @@ except ImportError:  # pragma: no cover - the standard library gives the same va
 
 ON_BAD_ROW_CHOICES = ("error", "skip")
 NO_GOLD = "no gold label"
+SHOWN_LINES = 10  # the line numbers of the first bad rows kept, to say which rows a file lost
 UNDECODABLE = "undecodable bytes"  # bad-row categories used by several readers
 WRONG_TYPE = "wrong field type"
 BAD_SCORE = "bad score"
@@ -92,10 +93,27 @@ class SplitData:
     # Where a split without files of its own came from (a Hugging Face dataset: its name, config,
     # revision or fingerprint, the dataset's split), for the run record.
     source: dict = field(default_factory=dict)
+    bad_lines: list[int] = field(default_factory=list)  # lines of the first SHOWN_LINES bad rows, where known
 
     @property
     def labeled(self) -> bool:
         return bool(self.pairs) and all(p.label is not None for p in self.pairs)
+
+    @property
+    def unread(self) -> int:
+        """Rows skipped as malformed: rows of the file that gave no pair, the corpus' own
+        exclusions (no gold label) aside."""
+        return sum(n for reason, n in self.skipped.items() if reason != NO_GOLD)
+
+    def unread_rows(self) -> str:
+        """The malformed rows skipped, in words: how many, why, and the first lines where known."""
+        reasons = ", ".join(f"{reason} {n}" for reason, n in self.skipped.items() if reason != NO_GOLD)
+        where = self.paths[0] if self.paths else f"{self.dataset} {self.split}"
+        lines = ""
+        if self.bad_lines:
+            more = ", ..." if self.unread > len(self.bad_lines) else ""
+            lines = f"; line{'s' if len(self.bad_lines) > 1 else ''} {', '.join(map(str, self.bad_lines))}{more}"
+        return f"{where}: {self.unread} of its {self.rows} rows were not read ({reasons}{lines})"
 
     def label_counts(self) -> dict[str, int]:
         return dict(sorted(Counter(p.label for p in self.pairs if p.label is not None).items()))
@@ -114,15 +132,18 @@ class BadRows:
         self.path, self.on_bad_row = path, on_bad_row
         self.skipped: Counter = Counter()
         self.rows = 0  # data rows seen (non-empty lines, header excluded, or XML pairs)
+        self.lines: list[int] = []  # the lines of the first SHOWN_LINES bad rows
 
     def split(self, dataset: str, split: str, pairs: list[Pair]) -> SplitData:
-        return SplitData(dataset, split, [self.path], pairs, self.rows, self.skipped)
+        return SplitData(dataset, split, [self.path], pairs, self.rows, self.skipped, bad_lines=list(self.lines))
 
     def bad(self, line: int | None, reason: str, category: str | None = None) -> None:
         """Report a malformed row; `category` is the counting key (defaults to the reason)."""
         if self.on_bad_row == "error":
             raise DataFormatError(self.path, line, reason)
         self.skipped[category or reason] += 1
+        if line is not None and len(self.lines) < SHOWN_LINES:
+            self.lines.append(line)
 
     def exclude(self, reason: str) -> None:
         self.skipped[reason] += 1

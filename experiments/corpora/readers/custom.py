@@ -18,15 +18,18 @@ from .common import (UNDECODABLE, BadRows, DataFormatError, SplitData, check_uni
 
 UNTERMINATED_QUOTE = "unterminated quote"
 TEXT_SUFFIXES = (".tsv", ".csv", ".jsonl")
+# How a .tsv or .csv file's quotes are read: as CSV quoting, as text ("none": GLUE's TSVs, whose
+# cells open with `"` where a sentence does), or as the file shows ("auto", below: `_iter_csv`).
+QUOTING_CHOICES = ("auto", "csv", "none")
 SUFFIXES = TEXT_SUFFIXES + arrow.SUFFIXES  # every file type a custom corpus and predict.py take
 
 
 def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error", *,
                 premise: str | None = None, hypothesis: str | None = None, label: str = "label",
                 id_column: str | None = None, labels: tuple[str, ...] | None = None, scores: bool = False,
-                score_range: tuple[float, float] | None = None) -> SplitData:
-    """Read `path` by its suffix (.tsv unquoted, .csv quoted, .jsonl; .parquet and .arrow column-wise,
-    see `readers.arrow.read_arrow_file`).
+                score_range: tuple[float, float] | None = None, quoting: str = "auto") -> SplitData:
+    """Read `path` by its suffix (.tsv, .csv, .jsonl; .parquet and .arrow column-wise, see
+    `readers.arrow.read_arrow_file`).
 
     premise, hypothesis: column names; None finds them among `KNOWN_COLUMNS` (premise/hypothesis,
         sentence1/sentence2, ...) and notes which were used. In JSONL a dotted name reaches into
@@ -40,7 +43,13 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
     scores: the labels are scores, each checked to be a finite number (in `score_range`, when
         given); another value is a bad row.
     The columns used are in `SplitData.fields` (premise, hypothesis, label, id).
+    quoting: how a .tsv or .csv file's quotes are read: "csv" (a cell in quotes may hold the
+        separator, a line break or a doubled quote), "none" (quotes are text, every separator
+        separates: GLUE's TSVs), or "auto": CSV quoting for .csv; for .tsv, what the file shows
+        (`_iter_csv`), with a note when its quotes are read as text.
     """
+    if quoting not in QUOTING_CHOICES:
+        raise ValueError(f"quoting must be one of {', '.join(QUOTING_CHOICES)}, not {quoting!r}")
     suffix = path.suffix.lower()
     if suffix in arrow.SUFFIXES:
         return arrow.read_arrow_file(path, dataset, split, on_bad_row, premise=premise, hypothesis=hypothesis,
@@ -48,11 +57,11 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
                                      score_range=score_range)
     if suffix not in TEXT_SUFFIXES:
         raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use {', '.join(SUFFIXES)}")
-    columns, first = _columns(path, suffix)
+    columns, first = _columns(path, suffix, quoting)
     has = (lambda name: _field(first, name)[0]) if suffix == ".jsonl" else (lambda name: name in columns)
     premise, hypothesis, id_column, notes = find_columns(path, 1, has, columns, premise, hypothesis, id_column)
     data = _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels,
-                 score_range if scores else False)
+                 score_range if scores else False, quoting, notes)
     data.columns, data.notes = columns, notes
     data.fields = {"premise": premise, "hypothesis": hypothesis, "label": label, "id": id_column}
     return data
@@ -65,13 +74,13 @@ def _utf16_hint(path: Path) -> str:
             if start in (b"\xff\xfe", b"\xfe\xff") else "; save the file as UTF-8")
 
 
-def has_column(path: Path, name: str) -> bool:
+def has_column(path: Path, name: str, quoting: str = "auto") -> bool:
     """Whether the file at `path` has a column (a JSONL field, dotted or not; a field of a parquet or
     Arrow struct column, dotted) called `name`."""
     suffix = Path(path).suffix.lower()
     if suffix in arrow.SUFFIXES:
         return arrow.file_has_column(Path(path), name)
-    columns, first = _columns(Path(path), suffix)
+    columns, first = _columns(Path(path), suffix, quoting)
     return _field(first, name)[0] if suffix == ".jsonl" else name in columns
 
 
@@ -100,7 +109,7 @@ def _nested_hint(row, names: list[str]) -> str:
     return f" (the row has {keys}" + (f"; name it {' and '.join(found)}" if found else "") + ")"
 
 
-def _columns(path: Path, suffix: str) -> tuple[list[str], dict | None]:
+def _columns(path: Path, suffix: str, quoting: str = "auto") -> tuple[list[str], dict | None]:
     """The header's column names (TSV, CSV) or the first object's keys (JSONL), and that first
     object; [] for an empty file. A header that names a column twice is an error (which of the
     two would a row's value come from?)."""
@@ -115,20 +124,24 @@ def _columns(path: Path, suffix: str) -> tuple[list[str], dict | None]:
             except (ValueError, RecursionError):
                 return [], None
             return (list(first), first) if isinstance(first, dict) else ([], None)
-        columns = next(csv.reader([text]), []) if suffix == ".csv" else text.split("\t")
+        if suffix == ".csv" and quoting != "none":
+            columns = next(csv.reader([text]), [])
+        else:
+            columns = text.split("\t" if suffix == ".tsv" else ",")
         check_unique_columns(path, number, columns)
         return columns, None
     return [], None
 
 
 def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels,
-          scores) -> SplitData:
+          scores, quoting, notes) -> SplitData:
     """The pairs of a text file; scores: False (labels), else the score range (None: any number)."""
     bad = BadRows(path, on_bad_row)
     if suffix == ".jsonl":
         rows = iter_jsonl(path, bad)
     else:
-        rows = _iter_csv(path, bad, (premise, hypothesis), delimiter="\t" if suffix == ".tsv" else ",")
+        rows = _iter_csv(path, bad, (premise, hypothesis), delimiter="\t" if suffix == ".tsv" else ",",
+                         quoting=quoting, notes=notes)
     pairs = []
     for number, row in rows:
         (has_p, p_value), (has_h, h_value) = _field(row, premise), _field(row, hypothesis)
@@ -165,18 +178,37 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
     return bad.split(dataset, split, pairs)
 
 
-def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...], delimiter: str = ",") -> Iterator[tuple[int, dict[str, str]]]:
-    """Yield (line, row dict) of a header-first, quoted CSV (or TSV) file; line is the physical line
-    where the record starts, blank lines included.
+def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...], delimiter: str = ",", quoting: str = "auto",
+              notes: list[str] | None = None) -> Iterator[tuple[int, dict[str, str]]]:
+    """Yield (line, row dict) of a header-first CSV (or TSV) file; line is the physical line where
+    the record starts, blank lines included.
 
-    A TSV cell is quoted when it holds a tab, a line break or a quote (as the suite, the csv module
-    and pandas write them); a line whose quotes do not make well-formed quoted cells (an unquoted
-    file with a quote in a sentence: `"Hi," she said.`) is read as it stands, split on tabs."""
+    quoting "csv": a cell in quotes may hold the separator, a line break or a doubled quote (as the
+    suite, the csv module and pandas write them). "none": quotes are text; each line is a record,
+    split on the separator. "auto": CSV quoting for a CSV file; in a TSV file, whose cells are
+    often plain sentences, a line whose quotes do not make well-formed quoted cells (`"Hi," she
+    said.`) is read as it stands, and a file whose quotes are evidently text throughout (GLUE's
+    TSVs, where a cell may open with `"` and a later cell close with one) is read as "none"
+    (`_reads_unquoted`), which `notes` says; there a record that runs over several lines and still
+    has the wrong number of cells is a stray quote, not a cell with line breaks: its first line is
+    read as it stands, and reading starts again on the next line, so no line vanishes inside it."""
     # In an LF file lines keep their CR: a CR LF inside a quoted cell is text (the csv module keeps
     # it), as in the files the suite writes; a CRLF file's line breaks are CR LF everywhere.
     lines = list(decoded_lines(path, keep_cr="lf-files"))
-    with _csv_field_limit(sum(len(text) for _, text, _ in lines) + 1):
-        records = list(_csv_records(lines, delimiter))  # eagerly, so the lifted limit does not outlive this call
+    lenient = delimiter == "\t" and quoting == "auto"  # TSV cells that are plain text with quotes in them
+    if quoting == "none":
+        records = [_literal(lines, i, delimiter) for i, (_, text, _) in enumerate(lines) if not is_blank(text)]
+    else:
+        with _csv_field_limit(sum(len(text) for _, text, _ in lines) + 1):
+            # eagerly, so the lifted limit does not outlive this call
+            records = list(_csv_records(lines, delimiter, lenient))
+        if lenient and records and records[0].cells is not None:
+            note = _reads_unquoted(path, lines, records)
+            if note is not None:
+                if note.startswith("read unquoted"):
+                    records = [_literal(lines, i) for i, (_, text, _) in enumerate(lines) if not is_blank(text)]
+                if notes is not None:
+                    notes.append(f"{Path(path).name}: {note}")
     if not records:
         raise DataFormatError(path, None, "empty file (no header line)")
     header = records[0]
@@ -193,8 +225,13 @@ def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...], delimiter: st
         elif len(record.cells) != len(header.cells):
             spans = f" (the record spans lines {record.first}-{record.last})" if record.last > record.first else ""
             kind = "tab" if delimiter == "\t" else "comma"
+            hint = ""
+            if quoting != "none" and record.last == record.first and len(
+                    _literal(lines, record.first - 1, delimiter).cells or ()) == len(header.cells):
+                hint = (f"; read as CSV, a cell in quotes holds a {kind}: if the file's quotes are text (as in "
+                        "GLUE's TSV files), read it with --quoting none")
             bad.bad(record.first, f"expected {len(header.cells)} {kind}-separated columns, found {len(record.cells)}"
-                                  f"{spans}", "wrong column count")
+                                  f"{spans}{hint}", "wrong column count")
         else:
             yield record.first, dict(zip(header.cells, record.cells))
 
@@ -207,18 +244,20 @@ class _Record(NamedTuple):
     category: str | None = None
 
 
-def _csv_records(lines: list[tuple[int, str, str | None]], delimiter: str = ",") -> Iterator[_Record]:
+def _csv_records(lines: list[tuple[int, str, str | None]], delimiter: str = ",",
+                 lenient: bool = False) -> Iterator[_Record]:
     """The CSV (or TSV) records of `lines` (from `decoded_lines`), blank lines left out.
 
     A quoted field may hold line breaks, so one stray quote can swallow every following row into one
     field. Two signs tell such a runaway quote from a legitimate multi-line field: the quote is still
     open at the end of the file, or it closes in the middle of a field (a well-formed closing quote is
-    followed by a comma or the end of a line). In a CSV file either makes the record's first line
-    (where the quote opened) a bad row; in a TSV file, whose cells are often unquoted text, that
-    line is read as it stands (split on tabs). Reading then starts again on the next line, so the
-    swallowed rows are kept.
+    followed by a comma or the end of a line). Either makes the record's first line (where the quote
+    opened) a bad row, or with `lenient` (TSV cells, often unquoted text) that line is read as it
+    stands (split on tabs); `lenient` also takes a third sign, a record over several lines with
+    another number of cells than the header. Reading then starts again on the next line, so the
+    swallowed rows are kept, each counted.
     """
-    tsv = delimiter == "\t"
+    width = None  # the header's cells
     start = 0
     while start < len(lines):
         feed = _LineFeed(lines, start)
@@ -230,7 +269,7 @@ def _csv_records(lines: list[tuple[int, str, str | None]], delimiter: str = ",")
             except StopIteration:
                 return
             except csv.Error as exc:
-                if tsv:
+                if lenient:
                     yield _literal(lines, begin)
                 else:
                     yield _Record(lines[begin][0], lines[begin][0], None, f"malformed CSV ({exc})", "malformed CSV")
@@ -239,12 +278,17 @@ def _csv_records(lines: list[tuple[int, str, str | None]], delimiter: str = ",")
             end = feed.position - 1
             first, last = lines[begin][0], lines[end][0]
             runaway = _runaway_quote(lines, begin, end, feed.exhausted, delimiter)
+            if runaway is None and lenient and end > begin and width is not None and len(cells) != width:
+                runaway = (f"unterminated quote? the quoted field opened on line {first} closes on line {last}, "
+                           f"making a record of {len(cells)} cells, not {width}")
             if runaway:
-                yield _literal(lines, begin) if tsv else _Record(first, last, None, runaway, UNTERMINATED_QUOTE)
+                yield _literal(lines, begin) if lenient else _Record(first, last, None, runaway, UNTERMINATED_QUOTE)
                 start = begin + 1
                 break
             if begin == end and is_blank(lines[begin][1]):
                 continue
+            if width is None:
+                width = len(cells)
             undecodable = next(((n, p) for n, _, p in lines[begin:end + 1] if p), None)
             if undecodable:
                 yield _Record(undecodable[0], last, None, undecodable[1], UNDECODABLE)
@@ -252,12 +296,57 @@ def _csv_records(lines: list[tuple[int, str, str | None]], delimiter: str = ",")
                 yield _Record(first, last, cells)
 
 
-def _literal(lines: list[tuple[int, str, str | None]], index: int) -> _Record:
-    """One TSV line read as it stands: its quotes are text."""
+def _literal(lines: list[tuple[int, str, str | None]], index: int, delimiter: str = "\t") -> _Record:
+    """One line read as it stands: its quotes are text."""
     number, text, problem = lines[index]
     if problem:
         return _Record(number, number, None, problem, UNDECODABLE)
-    return _Record(number, number, (text[:-1] if text.endswith("\r") else text).split("\t"))
+    return _Record(number, number, (text[:-1] if text.endswith("\r") else text).split(delimiter))
+
+
+def _reads_unquoted(path: Path, lines: list[tuple[int, str, str | None]], records: list[_Record]) -> str | None:
+    """Whether a TSV file's quotes are CSV quoting or text, from what each reading makes of its lines:
+    "read unquoted ..." when some lines read right only as text and none only as CSV; a note on
+    the mix when both kinds occur (it is then read as CSV); None when nothing tells them apart.
+
+    A line reads right only as text when, read as CSV, it has the wrong number of cells and split on
+    tabs the right one (GLUE's MRPC: `" A quote .<TAB>A reply . "`), or when a cell in quotes needs
+    none (no tab, line break or doubled quote: CSV writers quote only such cells, unless they quote
+    every cell, header included) and CSV would strip them. A record reads right only as CSV when it
+    runs over several lines, when split on tabs it has the wrong number of cells and read as CSV
+    the right one, or when a cell CSV unquotes holds what needs quotes (a tab, a line break, a quote)."""
+    if not any('"' in text for _, text, _ in lines):
+        return None
+    header = records[0]
+    width = len(header.cells)
+    header_text = _literal(lines, header.first - 1).cells or []
+    quotes_everything = all(len(c) >= 2 and c[0] == c[-1] == '"' for c in header_text)
+    as_text, as_csv = [], []
+    for record in records[1:]:
+        if record.cells is None:
+            continue
+        if record.last > record.first:
+            as_csv.append(record.first)
+            continue
+        split = _literal(lines, record.first - 1).cells
+        if split is None or split == record.cells:
+            continue
+        if len(record.cells) == width != len(split):
+            as_csv.append(record.first)
+        elif len(split) == width != len(record.cells):
+            as_text.append(record.first)
+        elif len(split) == width == len(record.cells) and not quotes_everything:
+            # The cells CSV reads otherwise: quoted because they had to be (a writer's), or not (text).
+            unquoted = [cell for cell, raw in zip(record.cells, split) if cell != raw]
+            needed = any(mark in cell for cell in unquoted for mark in ('"', "\t", "\r", "\n"))
+            (as_csv if needed else as_text).append(record.first)
+    if not as_text:
+        return None
+    if not as_csv:
+        return (f"read unquoted: its quotes are text, as in GLUE's TSV files (read as CSV, {len(as_text)} line(s) "
+                f"would lose their quotes or cells, the first line {as_text[0]}); --quoting csv reads them as CSV")
+    return (f"read as CSV-quoted (line {as_csv[0]} needs it), though {len(as_text)} line(s) read right only with "
+            f"their quotes as text (the first line {as_text[0]}); --quoting none reads every quote as text")
 
 
 def _runaway_quote(lines: list[tuple[int, str, str | None]], begin: int, end: int, at_eof: bool,
@@ -322,7 +411,8 @@ def _csv_field_limit(limit: int):
 
 
 def load_pairs(path: str | Path, *, premise: str | None = None, hypothesis: str | None = None,
-               label: str = "label", id: str | None = None, on_bad_row: str = "error") -> list[Pair]:
+               label: str = "label", id: str | None = None, on_bad_row: str = "error",
+               quoting: str = "auto") -> list[Pair]:
     """The pairs of a .tsv, .csv, .jsonl, .parquet or .arrow file, for use from Python (then
     `features.annotate` them).
 
@@ -330,9 +420,10 @@ def load_pairs(path: str | Path, *, premise: str | None = None, hypothesis: str 
         sentence_A/sentence_B); label: the label column (rows without one are unlabeled);
         id: a column of ids (default: the line number). Malformed rows raise DataFormatError
         naming the file and line, or are skipped with on_bad_row="skip".
+    quoting: how a .tsv or .csv file's quotes are read: "auto", "csv" or "none" (`read_custom`).
     """
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"{path}: no such file")
     return read_custom(path, path.stem, "pairs", on_bad_row, premise=premise, hypothesis=hypothesis, label=label,
-                       id_column=id).pairs
+                       id_column=id, quoting=quoting).pairs
