@@ -248,9 +248,11 @@ class HansResult:
         self._pairs, self._predicted, self._predictor = pairs, predicted, predictor
 
     def table(self) -> str:
-        """What `diagnose.py` prints: per heuristic, entailed against non-entailed; per subcase."""
+        """What `diagnose.py` prints: per heuristic, entailed against non-entailed; per subcase;
+        after a line for each way the pairs could not be annotated as the model's training pairs were."""
         from .breakdowns.hans import format_hans
-        return format_hans(self.scores, title=self.source)
+        return "".join(f"note: {note}\n" for note in self.scores.get("notes", ())) + format_hans(self.scores,
+                                                                                                 title=self.source)
 
     def examples(self, k: int = 3, toward: str | None = None):
         """Every pair as a pandas DataFrame: id, heuristic, subcase, premise, hypothesis, gold and
@@ -265,7 +267,7 @@ class HansResult:
         predictor = self._predictor
         if toward is not None and toward not in predictor.labels:
             raise ValueError(f"toward={toward!r} is not a label of this model ({', '.join(predictor.labels)})")
-        pairs = predictor.annotated(self._pairs)
+        pairs = predictor.annotated(self._pairs, notes=[])  # its notes are in the scores
         model_labels = [self._predicted[p.id] for p in pairs]
         shown = model_labels if toward is None else [toward] * len(pairs)
         table = explain_examples(predictor.spec, predictor.model, predictor.featurizer, predictor.columns,
@@ -309,11 +311,14 @@ def hans(model, source: str | Path = "hans", *, data_dir: Path | str | None = No
         raise UsageError(f"{source}: neither a corpus of HANS pairs (hans, hans-mini) nor a file")
     data = (get_corpus(str(source)).load("test", data_dir, on_bad_row) if named
             else read_hans(Path(source), "hans", "test", on_bad_row))
+    notes: list[str] = []
     try:
-        predicted = predict_hans(model, data.pairs)
+        predicted = predict_hans(model, data.pairs, notes=notes)
         scores = hans_breakdown(data.pairs, predicted)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if data.skipped:
         scores["skipped"] = dict(data.skipped)
+    if notes:
+        scores["notes"] = notes
     return HansResult(str(source) if named else Path(source).name, data.pairs, predicted, scores, model)

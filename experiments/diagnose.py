@@ -18,6 +18,7 @@ non-entailment. Each diagnostic is an entry of `experiments.breakdowns.sets`.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 
@@ -60,12 +61,12 @@ def main(argv=None) -> int:
         if args.model:
             from experiments.outputs.model_files import load_predictor
             predictor = load_predictor(args.model)
+        notes: list[str] = []
         try:
             if predictor is not None:
-                from features.text.annotation import annotate
                 if diagnostic.check_labels is not None:
                     diagnostic.check_labels(predictor.labels)
-                annotated = annotate(pairs, lemmas=predictor.needs_lemmas)
+                annotated = predictor.annotated(pairs, notes=notes)  # as the model's training pairs were
                 predictions = dict(zip((p.id for p in pairs), map(str, predictor.predict(annotated))))
             else:
                 predictions = diagnostic.predictions(Path(args.predictions))
@@ -74,6 +75,10 @@ def main(argv=None) -> int:
             raise UsageError(str(exc)) from None
         if data.skipped:
             result["skipped"] = dict(data.skipped)
+        if notes:
+            result["notes"] = notes
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     print(diagnostic.format(result))
     if args.out:
         write_json_atomic(args.out, result)

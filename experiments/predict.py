@@ -55,7 +55,6 @@ def _predict(args, given: dict, output) -> int:
     from experiments.outputs.tabular import SUFFIXES, format_table
     from features.labels import two_class
     from features.storage.atomic import atomic_write
-    from features.text.annotation import annotate
 
     model_path, input_path, out = output(args, "model_file"), output(args, "input"), output(args, "predictions")
     for value, flag in ((model_path, "--model FILE"), (input_path, "--input FILE"), (out, "--out FILE")):
@@ -127,7 +126,10 @@ def _predict(args, given: dict, output) -> int:
             print(f"note: the gold column shows {input_name}'s labels mapped by the model's label map ({shown}), "
                   "as they were in training", file=sys.stderr)
         pairs = mapped
-    pairs = annotate(pairs, jobs=config.jobs, lemmas=predictor.needs_lemmas, progress=config.progress)
+    notes: list[str] = []
+    pairs = predictor.annotated(pairs, jobs=config.jobs, progress=config.progress, notes=notes)
+    for note in notes:
+        print(f"note: {note}", file=sys.stderr)
     task = predictor.task
     predicted = predictor.predict(pairs)
     predictions = [float(x) for x in predicted] if task.is_scores else [str(x) for x in predicted]

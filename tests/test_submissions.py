@@ -183,6 +183,9 @@ class _Constant:
 
     labels = CB3
 
+    def annotated(self, pairs, **kwargs):
+        return pairs
+
     def predict(self, pairs):
         return ["neutral"] * len(pairs)
 

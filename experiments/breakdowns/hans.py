@@ -168,12 +168,14 @@ def format_hans(result: dict, title: str = "HANS") -> str:
     return "\n".join(lines)
 
 
-def predict_hans(predictor, pairs, *, jobs: int = 1, progress: bool = False) -> dict[str, str]:
-    """pair id -> the model's label, for HANS pairs (tagged from their parses; lemmas added where
-    the model reads them). ValueError when the model's labels are not NLI labels."""
-    from features.text.annotation import annotate
+def predict_hans(predictor, pairs, *, jobs: int = 1, progress: bool = False,
+                 notes: list[str] | None = None) -> dict[str, str]:
+    """pair id -> the model's label, for HANS pairs, annotated as the model's training pairs were
+    (`Predictor.annotated`: tags from HANS's trees for a model trained on a corpus' trees, spaCy's
+    for a model trained on spaCy's). ValueError when the model's labels are not NLI labels.
+    notes: receives a line for each way the pairs could not be annotated as the training pairs were."""
     check_model_labels(predictor.labels)
-    annotated = annotate(list(pairs), progress=progress, jobs=jobs, lemmas=predictor.needs_lemmas)
+    annotated = predictor.annotated(list(pairs), progress=progress, jobs=jobs, notes=notes)
     return dict(zip((p.id for p in annotated), map(str, predictor.predict(annotated))))
 
 
@@ -190,11 +192,14 @@ def run_hans(predictor, data_dir=None, *, on_bad_row: str = "error", jobs: int =
         fetch = next((line.strip() for line in lines if "download it" in line), "")
         return None, [f"skipping HANS: {lines[0]} {lines[1].strip() if len(lines) > 1 else ''}".rstrip()
                       + (f"; {fetch}" if fetch else "")]
-    predictions = predict_hans(predictor, data.pairs, jobs=jobs, progress=progress)
+    notes: list[str] = []
+    predictions = predict_hans(predictor, data.pairs, jobs=jobs, progress=progress, notes=notes)
     result = hans_breakdown(data.pairs, predictions)
     if data.skipped:
         result["skipped"] = dict(data.skipped)
-    lines = [format_hans(result)]
+    if notes:
+        result["notes"] = notes
+    lines = [f"note: HANS: {note}" for note in notes] + [format_hans(result)]
     if predictions_file:
         from features.storage.atomic import atomic_write
         atomic_write(predictions_file, hans_file_text([p.id for p in data.pairs],

@@ -287,7 +287,9 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
         row.model, model, featurizer if spec.uses_features else None, cols, labels or [], row.two_class,
         {"dataset": data.corpus.name, "features": list(row.feature_types), "train_pairs": len(y_train),
          **({"selection": result["selection"]["chosen"]} if "selection" in result else {}),
-         "input": input_settings(data, config)}, task=_predicted_task(task, model))
+         "input": input_settings(data, config),
+         **({"annotation": {"tokens_tags": data.annotation.text}} if data.annotation is not None else {})},
+        task=_predicted_task(task, model))
     examples_from = {"X": X_eval if data.evaluation is not None else None, "pairs": scored, "gold": y_eval,
                      "predicted": eval_pred}
     return RowOutcome(result, predictor, examples_from)
@@ -433,7 +435,9 @@ def run(config: RunConfig, log=None) -> Outcome:
 def data_record(prepared: Prepared) -> dict:
     data = prepared.data
     return {"dataset": prepared.corpus.name, "files": data.files, "splits": data.counts,
-            "train_subsample": data.train_subsample, "eval_split": data.eval_name}
+            "train_subsample": data.train_subsample, "eval_split": data.eval_name,
+            # how the training pairs got tokens and tags (a saved model records it too)
+            **({"tokens_tags": data.annotation.text} if data.annotation is not None else {})}
 
 
 def features_record(prepared: Prepared, config: RunConfig) -> dict:

@@ -11,7 +11,7 @@ import numpy as np
 
 from features.labels import two_class
 from features.pair import describe_too_long, too_long
-from features.text.annotation import annotate
+from features.text.annotation import AnnotationSource, annotate
 
 from ..corpora import Corpus, resolve_data_dir
 from ..corpora.hub import is_hub_dataset
@@ -38,6 +38,7 @@ class Splits:
     counts: dict
     train_subsample: dict
     fields: dict = None  # the training file's columns read (custom corpora): premise, hypothesis, label, id
+    annotation: AnnotationSource | None = None  # how the training pairs got their tokens and tags
 
 
 def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lemmas: bool = False,
@@ -129,6 +130,7 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
             sub["clipped"] = True
         sub["used"] = len(pairs)
     started = time.perf_counter()
+    source = AnnotationSource.of(pairs, corpus.name)  # what a saved model records, and its doors repeat
     # One annotate call for all splits: one tagger load, one cache read.
     groups = [pairs, selection or [], [] if evaluation is selection else evaluation or []]
     tagged = annotate([p for group in groups for p in group], progress=config.progress, jobs=config.jobs,
@@ -143,7 +145,7 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
     eval_a = sel_a if evaluation is selection else eval_a if evaluation is not None else None
     log(f"annotated {tag_stats['sentences']} sentences needing tags ({tag_stats['cached']} cached, "
         f"{tag_stats['tagged']} tagged) in {time.perf_counter() - started:.1f}s")
-    return Splits(corpus, train_a, sel_a, eval_a, eval_name, files, counts, sub, dict(train.fields))
+    return Splits(corpus, train_a, sel_a, eval_a, eval_name, files, counts, sub, dict(train.fields), source)
 
 
 def _drop_too_long(pairs: list, split: str | None, loaded: dict, counts: dict, types, on_bad_row: str) -> list:

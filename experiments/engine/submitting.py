@@ -8,7 +8,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from features.runtime.commands import command
-from features.text.annotation import annotate
 
 from ..breakdowns.ax import breakdown, format_parity, gender_parity
 from ..corpora import Corpus, CorpusNotFoundError, get_corpus
@@ -42,8 +41,10 @@ def write_submissions(predictor, corpus: Corpus, out_dirs: dict[str, Path], *, d
             require_every_row(data, Path(out_dir) / task.filename)
             for note in data.notes:  # how the test file was read (columns found, its quotes read as text)
                 log(f"note: {note}")
-            pairs = annotate(data.pairs, progress=progress, jobs=jobs,
-                             lemmas=getattr(predictor, "needs_lemmas", False))
+            notes: list[str] = []
+            pairs = predictor.annotated(data.pairs, progress=progress, jobs=jobs, notes=notes)
+            for note in notes:
+                log(f"note: {task.filename}: {note}")
             target = getattr(predictor, "task", NLI)
             if target.is_scores and task.score_range is None and task.labels is None:  # a table of scores
                 task = replace(task, score_range=target.score_range or (-math.inf, math.inf))

@@ -85,15 +85,43 @@ class Predictor:
         """Whether pairs to label must carry lemmas (annotate them with `lemmas=True`)."""
         return any(getattr(part, "needs_lemmas", False) for part in (self.model, self.featurizer))
 
-    def annotated(self, pairs) -> list:
+    @property
+    def annotation_source(self):
+        """How the training pairs got their tokens and tags (`features.text.annotation.AnnotationSource`),
+        or None where that is not known (a Predictor built by hand, a file of an earlier version)."""
+        from features.text.annotation import AnnotationSource
+        text = (self.info.get("annotation") or {}).get("tokens_tags")
+        return AnnotationSource.parse(text) if text else None
+
+    def annotated(self, pairs, *, jobs: int = 1, progress: bool = False, notes: list | None = None) -> list:
         """`pairs` ready for this model: Pairs, (premise, hypothesis) tuples or a DataFrame
-        (`features.pairs_from`), tagged (and lemmatized, if the model reads lemmas) where they are not."""
+        (`features.pairs_from`), tokenized, tagged (and lemmatized, if the model reads lemmas) as its
+        training pairs were, wherever the input allows (`features.text.annotation.annotate_as`:
+        a model trained on spaCy's tags re-tags pairs that come with a corpus' trees).
+
+        Every door that labels pairs (predict.py, diagnose.py, --with-hans, test-set files, the API)
+        comes through here. notes: receives one line for each thing done otherwise (no trees where
+        the model was trained on trees, another spaCy); without it, they are warnings. Pairs this
+        method returned are returned as they are.
+        """
+        import warnings
+
         from features.pair import pairs_from
-        from features.text.annotation import annotate
-        pairs = pairs_from(pairs)
-        if all(p.is_annotated and (p.has_lemmas or not self.needs_lemmas) for p in pairs):
+        from features.text.annotation import annotate_as
+        if isinstance(pairs, _Annotated) and pairs.predictor is self:
             return pairs
-        return annotate(pairs, lemmas=self.needs_lemmas)
+        ready, said = annotate_as(pairs_from(pairs), self.annotation_source, lemmas=self.needs_lemmas, jobs=jobs,
+                                  progress=progress)
+        if self.info.get("annotation") == {}:  # read from a file that does not say
+            said.insert(0, "the model file does not say how its training pairs were tagged (it was saved "
+                           "before files said so, or from a Predictor built by hand): pairs are annotated as they "
+                           "come, from a corpus' trees where they have them, else by spaCy")
+        if notes is not None:
+            notes.extend(said)
+        else:
+            for note in said:
+                warnings.warn(note, AnnotationNote, stacklevel=2)
+        return _Annotated(ready, self)
 
     def _inputs(self, pairs):
         if self.featurizer is None:
@@ -113,7 +141,7 @@ class Predictor:
 
     def predict_proba(self, pairs) -> tuple[list[str], np.ndarray] | None:
         """(class order, probabilities), or None for models without probabilities (edit distance,
-        any regressor)."""
+        any regressor); `pairs` as for `predict`."""
         if self.task.is_scores or not hasattr(self.model, "predict_proba"):
             return None
         return [str(c) for c in self.model.classes_], self.model.predict_proba(self._inputs(self.annotated(pairs)))
@@ -123,6 +151,18 @@ class Predictor:
         save_predictor(self, path)
 
 
+
+
+class AnnotationNote(UserWarning):
+    """New pairs annotated otherwise than the model's training pairs were (`Predictor.annotated`)."""
+
+
+class _Annotated(list):
+    """Pairs `Predictor.annotated` made ready for `predictor`: not annotated again."""
+
+    def __init__(self, pairs, predictor: Predictor):
+        super().__init__(pairs)
+        self.predictor = predictor
 
 
 # ------------------------------------------------------------------ which kinds save
@@ -240,7 +280,11 @@ INFO_FIELDS = {
     "selection": Mapping_(INFO_SCALAR),
     "columns": Mapping_(Text(max_len=1000), keys=("premise_column", "hypothesis_column", "label_column", "id_column")),
     "label_map": Mapping_(Text()),
+    # How the training pairs got their tokens and tags (`AnnotationSource.text`); files saved before
+    # it was recorded lack it, and their pairs are annotated as they come.
+    "annotation": Mapping_(Text(max_len=300), keys=("tokens_tags",)),
 }
+OPTIONAL_INFO = {"annotation"}
 
 
 def _info_dump(info: dict) -> dict:
@@ -250,17 +294,26 @@ def _info_dump(info: dict) -> dict:
             "train_pairs": int(info.get("train_pairs", 0)),
             "selection": {str(k): None if v is None else str(v) for k, v in (info.get("selection") or {}).items()},
             "columns": {k: str(v) for k, v in given.items() if v is not None},
-            "label_map": {str(k): str(v) for k, v in label_map.items()}}
+            "label_map": {str(k): str(v) for k, v in label_map.items()},
+            "annotation": {k: str(v) for k, v in (info.get("annotation") or {}).items()}}
 
 
 def _info_load(raw, reader, sizes) -> dict:
-    if not isinstance(raw, dict) or set(raw) != set(INFO_FIELDS):
+    if not isinstance(raw, dict) or not set(INFO_FIELDS) - OPTIONAL_INFO <= set(raw) <= set(INFO_FIELDS):
         raise StateError(f"info: not the declared run info ({', '.join(INFO_FIELDS)})")
-    values = {name: field_.load(raw[name], reader, f"info.{name}", sizes) for name, field_ in INFO_FIELDS.items()}
+    values = {name: field_.load(raw[name], reader, f"info.{name}", sizes) for name, field_ in INFO_FIELDS.items()
+              if name in raw}
     selection = {k: _number_or_text(v) for k, v in values["selection"].items()}
     given = {**values["columns"], **({"label_map": values["label_map"]} if values["label_map"] else {})}
+    annotation = values.get("annotation", {})
+    if "tokens_tags" in annotation:
+        from features.text.annotation import AnnotationSource
+        try:
+            AnnotationSource.parse(annotation["tokens_tags"])
+        except ValueError as exc:
+            raise StateError(f"info.annotation.tokens_tags: {exc}") from None
     return {"dataset": values["dataset"], "features": values["features"], "train_pairs": values["train_pairs"],
-            **({"selection": selection} if selection else {}), "input": given}
+            **({"selection": selection} if selection else {}), "input": given, "annotation": annotation}
 
 
 def _number_or_text(text):
@@ -473,10 +526,11 @@ def _probe(predictor: Predictor, path: Path) -> None:
     premise, hypothesis, tokens, tags, lemmas = PROBE
     pair = Pair("probe", premise, hypothesis, None, tokens, tags, tokens[:1] + ("person",) + tokens[2:], tags,
                 lemmas, lemmas[:1] + ("person",) + lemmas[2:])
+    probe = _Annotated([pair], predictor)  # as it is: loading a model never runs a tagger
     try:
         with np.errstate(all="ignore"):
-            label = predictor.predict([pair])[0]
-            proba = predictor.predict_proba([pair])
+            label = predictor.predict(probe)[0]
+            proba = predictor.predict_proba(probe)
     except WordNetMissingError:
         raise
     except Exception as exc:  # a check this format lacks: say which file

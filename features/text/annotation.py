@@ -20,7 +20,9 @@ import importlib.metadata
 import importlib.util
 import json
 import logging
+import re
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from itertools import chain
 from pathlib import Path
 from typing import Protocol
@@ -64,13 +66,13 @@ class Lemmatizer(Protocol):
     def lemmatize(self, sentences: Sequence[tuple[Tokens, Tokens]], progress: bool = False) -> list[Tokens]: ...
 
 
-def _installed_model() -> str:
+def _installed_model(why: str = "this corpus ships no parses") -> str:
     for package in MODEL_PACKAGES:
         if importlib.util.find_spec(package) is not None:
             return package
     from ..runtime.commands import MissingDependencyError
     raise MissingDependencyError(
-        "A spaCy English tagger (needed: this corpus ships no parses)", "tagger",
+        f"A spaCy English tagger (needed: {why})", "tagger",
         "the official package: python -m spacy download en_core_web_sm")
 
 
@@ -489,3 +491,117 @@ class Annotator(TransformerMixin, BaseEstimator):
         tags.input_tags.two_d_array = False
         tags.input_tags.string = True
         return tags
+
+
+# ------------------------------------------------------------------ where tokens and tags come from
+
+TREES, GIVEN, TAGGER = "trees", "given", "tagger"
+_SOURCE_FORMS = {TREES: re.compile(r"corpus trees \((.{1,150})\)"),
+                 GIVEN: re.compile(r"given with the pairs \((.{1,150})\)"),
+                 TAGGER: re.compile(r"spacy-[^\s+()]{1,40}\+[A-Za-z0-9_.]{1,100}-[^\s+()]{1,40}")}
+
+
+def tagger_id(model: str | None = None, why: str = "this corpus ships no parses") -> str:
+    """The spaCy version and model package that tag (and lemmatize and parse) pairs in this process,
+    e.g. `spacy-3.8.7+en_core_web_sm-3.8.0`; `why` spaCy is needed, for the error when it is missing."""
+    return _model_id(model or _installed_model(why))
+
+
+@dataclass(frozen=True)
+class AnnotationSource:
+    """Where a set of pairs got its tokens and tags: read off the corpus' constituency trees
+    (`trees`: SNLI, MultiNLI, HANS), given with the pairs (`given`: a generated corpus, pairs
+    tagged by hand) or tagged by spaCy (`tagger`). name: the corpus, or the tagger's `tagger_id`.
+
+    A model file records the source of its training pairs (`text`), and every door annotates new
+    pairs the same way where they allow it (`annotate_as`)."""
+
+    kind: str
+    name: str
+
+    @property
+    def text(self) -> str:
+        """`corpus trees (snli)`, `given with the pairs (demo)` or `spacy-3.8.7+en_core_web_sm-3.8.0`."""
+        return {TREES: f"corpus trees ({self.name})", GIVEN: f"given with the pairs ({self.name})"}.get(self.kind,
+                                                                                                    self.name)
+
+    @classmethod
+    def parse(cls, text: str) -> AnnotationSource:
+        """The source `text` writes; ValueError for any other text."""
+        for kind, form in _SOURCE_FORMS.items():
+            found = form.fullmatch(text) if isinstance(text, str) else None
+            if found:
+                return cls(kind, found.group(1) if kind != TAGGER else text)
+        raise ValueError(f"{str(text)[:60]!r} is no annotation source: expected 'corpus trees (CORPUS)', "
+                         "'given with the pairs (CORPUS)' or a spaCy tagger ('spacy-VERSION+MODEL-VERSION')")
+
+    @classmethod
+    def of(cls, pairs: Sequence[Pair], corpus: str, tagger: Tagger | None = None) -> AnnotationSource:
+        """The source of most of `pairs`, as a reader gave them (before `annotate`): trees where they
+        carry their trees, given where they carry tags without trees, else the tagger (spaCy's
+        `tagger_id` by default; another's name)."""
+        counts = {TREES: 0, GIVEN: 0, TAGGER: 0}
+        for pair in pairs:
+            counts[_kind(pair)] += 1
+        kind = max(counts, key=counts.get)  # ties: trees, then given (the dict's order)
+        return cls(kind, _tagger_name(tagger) if kind == TAGGER else corpus)
+
+
+def _tagger_name(tagger: Tagger | None, why: str = "this corpus ships no parses") -> str:
+    return tagger_id(why=why) if tagger is None else tagger.name
+
+
+def _kind(pair: Pair) -> str:
+    if not pair.is_annotated:
+        return TAGGER
+    return TREES if pair.premise_tree is not None and pair.hypothesis_tree is not None else GIVEN
+
+
+def _bare(pair: Pair, keep_tags: bool = False) -> Pair:
+    """`pair` without its trees (and, unless `keep_tags`, without tokens, tags and lemmas)."""
+    if keep_tags:
+        return replace(pair, premise_tree=None, hypothesis_tree=None)
+    return replace(pair, premise_tokens=None, premise_tags=None, hypothesis_tokens=None, hypothesis_tags=None,
+                   premise_lemmas=None, hypothesis_lemmas=None, premise_tree=None, hypothesis_tree=None)
+
+
+def annotate_as(pairs: Iterable[Pair], source: AnnotationSource | None, *, lemmas: bool = False, jobs: int = 1,
+                progress: bool = False, cache_dir: Path | str | None = None,
+                tagger: Tagger | None = None) -> tuple[list[Pair], list[str]]:
+    """(pairs, notes): `pairs` annotated as the pairs `source` describes were, where they allow it,
+    and one line per thing done otherwise.
+
+    source `tagger`: every pair is tagged (and parsed) by spaCy from its text; tags and trees it
+        came with are set aside, as the training pairs had none. A tagger other than the one the
+        source names is a note.
+    source `trees`: a pair with its trees keeps what they give; one without is tagged by spaCy,
+        or keeps the tags it came with: a note says how many and which.
+    source `given`: a pair with tokens and tags keeps them (its trees are set aside: the training
+        pairs' parses came from the parser); one without is tagged by spaCy, and a note says so.
+    None (unknown): pairs are annotated as they come (`annotate`).
+    lemmas, jobs, progress, cache_dir, tagger: as for `annotate` (a tagger other than spaCy's is
+      named by its `name`).
+    """
+    pairs = list(pairs)
+    notes: list[str] = []
+    if source is not None and source.kind == TAGGER:
+        pairs = [p if not p.is_annotated and p.premise_tree is p.hypothesis_tree is None else _bare(p) for p in pairs]
+        now = _tagger_name(tagger, f"the model was trained on its tags, {source.name}") if pairs else source.name
+        if now != source.name:
+            notes.append(f"the model was trained on the tags of {source.name}; this process tags with {now}, whose "
+                         "tags may differ")
+    elif source is not None:
+        kinds = [_kind(p) for p in pairs]
+        if source.kind == GIVEN:  # tags kept, trees set aside: the training pairs' parses came from the parser
+            pairs = [p if kind == TAGGER else _bare(p, keep_tags=True) for p, kind in zip(pairs, kinds)]
+        plain, own = kinds.count(TAGGER), kinds.count(GIVEN) if source.kind == TREES else 0
+        done = []
+        if plain:
+            done.append(f"{plain} come{'s' if plain == 1 else ''} as plain text, tagged by {_tagger_name(tagger)}")
+        if own:
+            done.append(f"{own} carr{'ies its' if own == 1 else 'y their'} own tags, used as they are")
+        if done:
+            trained = (f"read off corpus trees ({source.name})" if source.kind == TREES
+                       else f"given with its training pairs ({source.name})")
+            notes.append(f"the model was trained on tags {trained}; of these {len(pairs)} pairs, {' and '.join(done)}")
+    return annotate(pairs, lemmas=lemmas, jobs=jobs, progress=progress, cache_dir=cache_dir, tagger=tagger), notes
