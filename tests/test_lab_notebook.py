@@ -28,6 +28,7 @@ def test_the_lab_notebook_runs(tmp_path, monkeypatch):
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
     assert "lexicalized" in text and "McNemar's exact test" in text and "pairs wrong" in text
+    assert "top features for higher scores:" in text and "top features for lower scores:" in text
     assert f"dataset: {'sick' if on_sick else 'demo'};" in text
     # The own-feature cell shows a real effect on either corpus (SICK +6.9 points, p < 0.001;
     # demo +3.2, p = 0.031), with C chosen as run.py chooses it (5-fold CV on both).
