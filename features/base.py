@@ -17,6 +17,7 @@ from .columns.binning import bin_index, bin_names, fit_edges
 from .columns.encoding import WORD_BITS, EncodedPairs, Encoder, check_pairs, tag_matched_cells, tag_matched_count
 from .columns.keymap import KeyIndex, indicator_columns, indicator_matrix, packed_indicator_columns, row_bits
 from .options import check_option
+from .storage.schema import INPUT_BOUND, VALUE_BOUND
 from .text.word_alignment import Aligned, aligned_batch
 from .text.wordnet_data import wordnet_identity
 from .text.wordnet_relations import WordNetRelations
@@ -232,6 +233,21 @@ def _valid(side, min_count: int = 1) -> np.ndarray | None:
     return None if valid.all() else valid
 
 
+def _scaled(values: np.ndarray, center: np.ndarray, scale: np.ndarray) -> np.ndarray:
+    """(values - center) / scale within INPUT_BOUND: the declared range of every column a model reads.
+
+    A model file's centres and scales are checked to lie within VALUE_BOUND (scales above 0), but a
+    tiny scale still sends ordinary values far out (1e-36 makes a length difference of 3 a 3e36):
+    clipping, not the check alone, keeps every input finite and inside the range the estimator's
+    weights were bounded for. Values a run fits on lie far inside it, and NaN cannot arise: raw
+    values are clipped to VALUE_BOUND first, so the difference is finite and the scale positive.
+    """
+    raw = np.clip(values, -VALUE_BOUND, VALUE_BOUND)
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        scaled = (raw - center) / scale
+    return np.clip(scaled, -INPUT_BOUND, INPUT_BOUND, out=scaled)
+
+
 def _joined(parts) -> np.ndarray:
     if not isinstance(parts, list):
         return parts
@@ -321,7 +337,7 @@ class DenseFeature(FeatureType):
         binned = [j for j, edges in enumerate(self.bin_edges_) if len(edges)]
         offsets = m + np.cumsum([0] + [len(self.bin_edges_[j]) + 1 for j in binned])
         data = np.ones((n, m + len(binned)), dtype=np.float32)
-        data[:, :m] = (values - self.center_) / self.scale_
+        data[:, :m] = _scaled(values, self.center_, self.scale_)
         indices = np.empty((n, m + len(binned)), dtype=np.int32)
         indices[:, :m] = np.arange(m)
         for i, j in enumerate(binned):

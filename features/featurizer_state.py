@@ -17,7 +17,8 @@ from .custom import FunctionFeature
 from .featurizer import PairFeaturizer
 from .options import OPTIONS, Option
 from .registry import BUILTIN, FEATURE_TYPES, build, resolve
-from .storage.schema import Array, Field, Many, NotRegisteredError, Schema, Sizes, StateError, Text, Texts, require
+from .storage.schema import (VALUE_BOUND, Array, Field, Many, NotRegisteredError, Schema, Sizes, StateError, Text,
+                             Texts, require)
 
 
 class OptionValue(Field):
@@ -46,10 +47,12 @@ ENCODER = Schema("vocabulary", {
     # Each bigram packs two word ids (left << 31 | right); sorted, as KeyIndex's lookup expects.
     "bigrams": Array("int64", ("n_bigrams",), lo=0, increasing=True),
 }, get=lambda encoder, name: encoder.bigrams_ if name == "bigrams" else list(getattr(encoder, f"{name}_")))
+# Centres, scales and edges within VALUE_BOUND (scales above 0, checked below); the values they
+# make are clipped to INPUT_BOUND when a pair is featurized, whatever the scale (`features.base`).
 DENSE = Schema("dense feature type", {
-    "center": Array("float64", ("n_values",)),
-    "scale": Array("float64", ("n_values",)),
-    "bin_edges": Many(Array("float64", ("*",), increasing=True), size="n_values"),
+    "center": Array("float64", ("n_values",), lo=-VALUE_BOUND, hi=VALUE_BOUND),
+    "scale": Array("float64", ("n_values",), lo=0, hi=VALUE_BOUND),
+    "bin_edges": Many(Array("float64", ("*",), increasing=True, lo=-VALUE_BOUND, hi=VALUE_BOUND), size="n_values"),
 }, get=lambda feature, name: getattr(feature, f"{name}_"))
 INDICATOR = Schema("indicator feature type", {"keys": Array("int64", ("n_keys",), lo=0, increasing=True)},
                    get=lambda feature, name: feature.keys_.keys)

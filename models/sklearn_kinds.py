@@ -47,7 +47,7 @@ from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 from sklearn.tree._tree import NODE_DTYPE, TREE_LEAF, TREE_UNDEFINED, Tree
 from sklearn.utils.validation import check_is_fitted
 
-from features.storage.schema import (MAX_ELEMENTS, Array, Field, Float, Int, Many, Part, Schema, Sizes, StateError,
+from features.storage.schema import (INPUT_BOUND, MAX_ELEMENTS, Array, Field, Float, Int, Many, Part, Schema, Sizes, StateError,
                                      require, set_fitted)
 from models.state import CLASSES, EstimatorKind
 
@@ -56,9 +56,9 @@ INDEX = ("int32", "int64")
 # Kinds with no array as wide as the input (trees read columns by index) declare their width, so
 # that nested with its own width (Part(..., free=("n_features",))) such a model still has one.
 WIDTH = Int(lo=1, hi=MAX_ELEMENTS, size="n_features")
-# Inputs up to this magnitude get finite scores from any accepted state (this suite's features
-# are counts, lengths, overlaps, scores and probabilities).
-INPUT_SCALE = 1e6
+# Inputs up to this magnitude get finite scores from any accepted state: the range the featurizer
+# clips every column to (`features.storage.schema.INPUT_BOUND`).
+INPUT_SCALE = INPUT_BOUND
 
 
 # ------------------------------------------------------------------ a field kind of this module

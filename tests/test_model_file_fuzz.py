@@ -10,6 +10,7 @@ tries a few thousand.
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import select
@@ -87,7 +88,7 @@ def saved_files(tmp_path_factory):
         predictor.save(out / f"{model}.model")
         files[model] = out / f"{model}.model"
     train = annotate(generate_demo("train")[:300])
-    featurizer = PairFeaturizer(features="hyp_ngrams,cross_unigrams").fit(train)
+    featurizer = PairFeaturizer(features="overlap,hyp_ngrams,cross_unigrams", scale="maxabs").fit(train)
     X, y = featurizer.transform(train), np.array([p.label for p in train], dtype=object)
     registered = [spec.name for spec in user_specs() if spec.name not in MODELS]
     register_user_specs()
@@ -97,8 +98,8 @@ def saved_files(tmp_path_factory):
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 model = spec.build().fit(X, y)
             predictor = Predictor(spec.name, model, featurizer, None, LABELS, False,
-                                  {"dataset": "demo", "features": ["hyp_ngrams", "cross_unigrams"], "train_pairs": 300,
-                                   "annotation": {"tokens_tags": "given with the pairs (demo)"}})
+                                  {"dataset": "demo", "features": ["overlap", "hyp_ngrams", "cross_unigrams"],
+                                   "train_pairs": 300, "annotation": {"tokens_tags": "given with the pairs (demo)"}})
             predictor.save(out / f"{spec.name}.model")
             files[spec.name] = out / f"{spec.name}.model"
     finally:
@@ -188,6 +189,47 @@ def mutate(blob: bytes, rng: random.Random) -> bytes:
     return join(header, data)
 
 
+# Extreme declared state: a featurizer scale that leaves the load-time probe alone but sends other
+# pairs' values far out, a centre at its bound, with weights at the largest magnitudes their kind
+# may declare (and beyond). Prediction must stay finite or refuse in one line.
+EXTREME_SCALES = [1e-36, 1e-300, 5e-324, 1e-12, 1e12]
+EXTREME_CENTRES = [0.0, 1e12, -1e12, 3.0]
+EXTREME_WEIGHTS = [1e31, -1e31, 1e300, -1e300, 3e38, 1e37, 1e15]
+
+
+def mutate_extreme(blob: bytes, rng: random.Random) -> bytes:
+    """A file whose dense feature scales and centres and whose estimator weights are extreme."""
+    header, data = split(blob)
+    data = bytearray(data)
+
+    def put(name, values):
+        entry = header[name]
+        start, stop = entry["data_offsets"]
+        fmt = {"F64": "<d", "F32": "<f"}[entry["dtype"]]
+        width = struct.calcsize(fmt)
+        for _ in range(rng.randint(1, 3)):
+            # Mostly among the first values: the real-valued types come first among the columns, and
+            # the first values of a weight array are the first column's (coef_) or input's (coefs_).
+            count = (stop - start) // width
+            at = start + width * rng.randrange(min(count, 8) if rng.random() < 0.8 else count)
+            value = rng.choice(values)
+            if fmt == "<f" and abs(value) > 3e38:
+                value = math.copysign(3e38, value)
+            data[at:at + width] = struct.pack(fmt, value)
+
+    floats = [name for name, entry in header.items() if name != "__metadata__" and entry["dtype"] in ("F64", "F32")
+              and entry["data_offsets"][1] > entry["data_offsets"][0]]
+    for name in floats:
+        if name.endswith(".scale"):
+            put(name, EXTREME_SCALES)
+        elif name.endswith(".center"):
+            put(name, EXTREME_CENTRES)
+    weights = [name for name in floats if name.startswith("estimator.")]
+    for name in rng.sample(weights, min(len(weights), rng.randint(1, 3))):
+        put(name, EXTREME_WEIGHTS)
+    return join(header, bytes(data))
+
+
 # ------------------------------------------------------------------ the child that loads them
 
 CHILD = r"""
@@ -199,11 +241,14 @@ from experiments.outputs.model_files import ModelFileError, load_predictor
 from features.pair import Pair
 from tests.test_model_file_fuzz import register_user_specs
 register_user_specs()
-tokens = [("A", "man", "is", "sleeping", "."), ("A", "dog", "runs", "in", "the", "park", "."), ("Nobody", "sleeps", ".")]
-tags = [("DT", "NN", "VBZ", "VBG", "."), ("DT", "NN", "VBZ", "IN", "DT", "NN", "."), ("NN", "VBZ", ".")]
-pairs = [Pair(f"p{i}", " ".join(tokens[i]), " ".join(tokens[(i + 1) % 3]), None, tokens[i], tags[i],
-              tokens[(i + 1) % 3], tags[(i + 1) % 3], tuple(t.lower() for t in tokens[i]),
-              tuple(t.lower() for t in tokens[(i + 1) % 3])) for i in range(3)]
+tokens = [("A", "man", "is", "sleeping", "."), ("A", "dog", "runs", "in", "the", "park", "."), ("Nobody", "sleeps", "."),
+          tuple("A big old dog runs very fast in the green park near the river .".split())]
+tags = [("DT", "NN", "VBZ", "VBG", "."), ("DT", "NN", "VBZ", "IN", "DT", "NN", "."), ("NN", "VBZ", "."),
+        ("DT", "JJ", "JJ", "NN", "VBZ", "RB", "RB", "IN", "DT", "JJ", "NN", "IN", "DT", "NN", ".")]
+n = len(tokens)
+pairs = [Pair(f"p{i}", " ".join(tokens[i]), " ".join(tokens[(i + 1) % n]), None, tokens[i], tags[i],
+              tokens[(i + 1) % n], tags[(i + 1) % n], tuple(t.lower() for t in tokens[i]),
+              tuple(t.lower() for t in tokens[(i + 1) % n])) for i in range(n)]
 baseline_threads = threading.active_count()
 print("ready", flush=True)
 for line in sys.stdin:
@@ -271,7 +316,7 @@ class Child:
             self.process.wait(timeout=30)
 
 
-def fuzz(saved_files, per_kind: int, tmp_path: Path, seed: int = 0) -> dict:
+def fuzz(saved_files, per_kind: int, tmp_path: Path, seed: int = 0, mutation=mutate) -> dict:
     rng = random.Random(seed)
     child = Child()
     outcomes = {}
@@ -286,7 +331,7 @@ def fuzz(saved_files, per_kind: int, tmp_path: Path, seed: int = 0) -> dict:
             original.unlink()
             for n in range(per_kind):
                 mutant = folder / f"{n}.model"
-                mutant.write_bytes(mutate(blob, rng))
+                mutant.write_bytes(mutation(blob, rng))
                 outcome = child.load(mutant)
                 outcomes.setdefault(kind, {}).setdefault(outcome, 0)
                 outcomes[kind][outcome] += 1
@@ -304,6 +349,21 @@ def assert_clean(outcomes: dict) -> None:
 def test_mutants_of_every_kind_are_refused_or_predict_cleanly(saved_files, tmp_path):
     outcomes = fuzz(saved_files, PER_KIND, tmp_path)
     assert set(outcomes) == set(saved_files) and len(saved_files) == 11
+    assert_clean(outcomes)
+
+
+def test_extreme_scales_with_extreme_weights_predict_finitely_or_are_refused(saved_files, tmp_path):
+    dense = {kind: path for kind, path in saved_files.items() if kind not in ("edit_distance", "majority")}
+    outcomes = fuzz(dense, PER_KIND, tmp_path, seed=2, mutation=mutate_extreme)
+    assert set(outcomes) == set(dense) and len(dense) == 9
+    assert_clean(outcomes)
+
+
+@pytest.mark.slow
+def test_thousands_of_extreme_mutants(saved_files, tmp_path):
+    dense = {kind: path for kind, path in saved_files.items() if kind not in ("edit_distance", "majority")}
+    outcomes = fuzz(dense, PER_KIND_SLOW, tmp_path, seed=3, mutation=mutate_extreme)
+    print(json.dumps(outcomes, indent=1))
     assert_clean(outcomes)
 
 

@@ -31,8 +31,9 @@ import numpy as np
 
 from features.featurizer import PairFeaturizer
 from features.storage import tensor_file
-from features.storage.schema import (Array, Bool, Choice, Field, Int, Mapping_, NotRegisteredError, Optional, Reader,
-                                     Sizes, StateError, Text, Texts, Writer)
+from features.runtime.shown import shown
+from features.storage.schema import (INPUT_BOUND, Array, Bool, Choice, Field, Int, Mapping_, NotRegisteredError,
+                                     Optional, Reader, Sizes, StateError, Text, Texts, Writer)
 
 from ..corpora.task import NLI, SCORES, TARGETS, Task
 from ..version import __version__
@@ -127,7 +128,7 @@ class Predictor:
         if self.featurizer is None:
             return list(pairs)
         X = self.featurizer.transform(pairs)
-        return X if self.columns is None else X[:, self.columns]
+        return bounded_inputs(X if self.columns is None else X[:, self.columns])
 
     def predict(self, pairs) -> np.ndarray:
         """Labels of `pairs` (anything `annotated` takes), or for a score task their scores
@@ -137,6 +138,10 @@ class Predictor:
         if not pairs:
             return np.array([], dtype=dtype)
         predicted = np.asarray(self.model.predict(self._inputs(pairs)), dtype=dtype)
+        if self.task.is_scores and not np.isfinite(predicted).all():  # no NaN or infinity reaches an output
+            bad = int((~np.isfinite(predicted)).argmax())
+            raise ModelFileError(f"the {self.model_name} model gives scores that are not finite numbers for pair "
+                                 f"{shown(pairs[bad].id, 60)}: a damaged or crafted model file")
         return self.task.clip(predicted)
 
     def predict_proba(self, pairs) -> tuple[list[str], np.ndarray] | None:
@@ -144,7 +149,14 @@ class Predictor:
         any regressor); `pairs` as for `predict`."""
         if self.task.is_scores or not hasattr(self.model, "predict_proba"):
             return None
-        return [str(c) for c in self.model.classes_], self.model.predict_proba(self._inputs(self.annotated(pairs)))
+        pairs = self.annotated(pairs)
+        with np.errstate(all="ignore"):
+            proba = np.asarray(self.model.predict_proba(self._inputs(pairs)), dtype=np.float64)
+        bad = ~np.isfinite(proba).all(axis=1) if proba.ndim == 2 else np.ones(len(pairs), dtype=bool)
+        if bad.any():  # the last guard: no NaN or infinity reaches an output
+            raise ModelFileError(f"the {self.model_name} model gives probabilities that are not finite numbers for "
+                                 f"pair {shown(pairs[int(bad.argmax())].id, 60)}: a damaged or crafted model file")
+        return [str(c) for c in self.model.classes_], proba
 
     def save(self, path: Path | str) -> None:
         """Write the model file (atomically): `model.json` plus `.npy` arrays in one zip."""
@@ -163,6 +175,18 @@ class _Annotated(list):
     def __init__(self, pairs, predictor: Predictor):
         super().__init__(pairs)
         self.predictor = predictor
+
+
+def bounded_inputs(X):
+    """`X` with every value inside INPUT_BOUND, the range each saved estimator's weights are
+    bounded for (NaN made 0): whatever a model file's featurizer or a custom feature type computed,
+    no infinity or NaN reaches a scikit-learn call."""
+    import scipy.sparse as sp
+    values = X.data if sp.issparse(X) else X
+    if values.size and not (np.abs(values) <= INPUT_BOUND).all():  # one pass when all is well
+        np.nan_to_num(values, copy=False, nan=0.0)
+        np.clip(values, -INPUT_BOUND, INPUT_BOUND, out=values)
+    return X
 
 
 # ------------------------------------------------------------------ which kinds save

@@ -26,6 +26,15 @@ MAX_ELEMENTS = 1 << 28
 MAX_TEXT = 10_000  # characters in one text (a word, a label, a column name)
 MAX_TEXTS = 5_000_000  # texts in one list (a vocabulary)
 MAX_ITEMS = 100_000  # parts in one list (trees of a forest, iterations of boosting)
+# The declared range of every input column a saved estimator reads: a featurizer clips what it
+# hands over to it (`features.base.DenseFeature`, `experiments.outputs.model_files.Predictor`), and
+# each estimator kind bounds its weights so that any input within it gets finite scores
+# (`models.sklearn_kinds`). This suite's features are counts, lengths, overlaps, scores and
+# probabilities, and their scaled values stay far inside it.
+INPUT_BOUND = 1e6
+# The declared range of a real-valued feature type's raw values, centres, scales and bin edges
+# (sentences are at most 100,000 characters: no count or length comes near it).
+VALUE_BOUND = 1e12
 ARRAY = "<array>"  # what the tree holds where an array is: the array itself is stored under the field's path
 
 
