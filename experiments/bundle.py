@@ -25,9 +25,11 @@ BENCHMARKS = ("glue", "superglue")
 
 
 def main(argv=None) -> int:
+    from experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
     from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_read_limit_argument(parser)
     parser.add_argument("benchmark", choices=BENCHMARKS, help="whose server the zip is for")
     parser.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="prediction files, or directories of them")
     parser.add_argument("--out", required=True, metavar="FILE.zip", help="the zip to write")
@@ -37,6 +39,7 @@ def main(argv=None) -> int:
                         help="bundle a GLUE submission that lacks tasks (the server refuses it)")
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+        apply_read_limits(args.read_limits)
         from experiments.commandline.paths import OutputPlan
         from experiments.engine.errors import UsageError
         from experiments.outputs.bundles import make_bundle

@@ -62,3 +62,112 @@ def test_an_extreme_scale_with_an_extreme_weight_gives_finite_probabilities(lr_f
     for row in rows:
         probabilities = np.array(row[-3:], dtype=float)
         assert np.isfinite(probabilities).all() and abs(probabilities.sum() - 1) < 1e-5, row
+
+
+# ------------------------------------------------------------------ bounded reads
+
+
+@pytest.fixture
+def limits():
+    """The process's read bounds, put back after the test (a command line's --read-limit sets them)."""
+    import dataclasses
+
+    from experiments.corpora.readers import common
+    saved = dataclasses.replace(common.LIMITS)
+    yield common.LIMITS
+    for name in dataclasses.fields(saved):
+        setattr(common.LIMITS, name.name, getattr(saved, name.name))
+
+
+def _one_line_refusal(done, *parts):
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: "), done.stderr
+    for part in parts:
+        assert part in lines[0], lines[0]
+    return lines[0]
+
+
+def _dictionary_parquet(path, rows: int, value: str):
+    """A parquet file of `rows` rows whose premise and hypothesis are one `value`: dictionary and
+    run-length encoded, a few hundred KB on disk whatever the rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    column = pa.DictionaryArray.from_arrays(pa.array(np.zeros(rows, dtype=np.int32)), pa.array([value]))
+    pq.write_table(pa.table({"premise": column, "hypothesis": column}), path, use_dictionary=True,
+                   compression="zstd", row_group_size=max(rows, 1))
+    return path
+
+
+def test_a_parquet_file_declaring_twenty_million_rows_is_refused_from_its_metadata(lr_file, cli, tmp_path):
+    crafted = _dictionary_parquet(tmp_path / "many.parquet", 20_000_000, "A man sleeps .")
+    assert crafted.stat().st_size < 1 << 20
+    done = cli("predict", "--model", lr_file[0], "--input", crafted, "--out", tmp_path / "p.tsv")
+    _one_line_refusal(done, "many.parquet", "more than 10,000,000 rows", "--read-limit rows=")
+    done = cli("run", "--train-file", crafted, "--quiet")
+    _one_line_refusal(done, "many.parquet", "more than 10,000,000 rows")
+
+
+def test_a_parquet_column_whose_dictionary_decodes_past_the_bound_is_refused(lr_file, cli, tmp_path, limits):
+    crafted = _dictionary_parquet(tmp_path / "wide.parquet", 100_000, "x" * 100_000)  # 10 GB decoded
+    done = cli("predict", "--model", lr_file[0], "--input", crafted, "--out", tmp_path / "p.tsv")
+    _one_line_refusal(done, "wide.parquet", "bytes once decoded", "--read-limit decoded=")
+    # The bound is a flag's: raised, the same file gets as far as its rows (each sentence too long).
+    small = _dictionary_parquet(tmp_path / "small.parquet", 40, "A man sleeps .")
+    done = cli("predict", "--model", lr_file[0], "--input", small, "--out", tmp_path / "p.tsv",
+               "--read-limit", "rows=39")
+    _one_line_refusal(done, "small.parquet", "more than 39 rows")
+    done = cli("predict", "--model", lr_file[0], "--input", small, "--out", tmp_path / "p.tsv",
+               "--read-limit", "rows=40")
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_line_past_the_bound_is_refused_before_it_is_held(cli, lr_file, tmp_path, limits):
+    path = tmp_path / "long.tsv"
+    path.write_bytes(b"premise\thypothesis\n" + b"A" * (3 << 20))  # no line break: one endless line
+    done = cli("predict", "--model", lr_file[0], "--input", path, "--out", tmp_path / "p.tsv",
+               "--read-limit", "line=1MiB")
+    _one_line_refusal(done, "long.tsv:2", "a line longer than 1,048,576 bytes")
+    done = cli("predict", "--model", lr_file[0], "--input", path, "--out", tmp_path / "p.tsv",
+               "--read-limit", "line=lots")
+    _one_line_refusal(done, "--read-limit 'line=lots'")
+
+
+def _diagnostic(tmp_path):
+    from tests.test_submissions import DIAGNOSTIC
+    path = tmp_path / "diagnostic-full.tsv"
+    path.write_bytes(DIAGNOSTIC.encode())
+    return path
+
+
+@pytest.mark.parametrize("target, says", [("/dev/zero", "a character device, not a prediction file"),
+                                          ("missing.tsv", "a link to a prediction file that does not exist"),
+                                          ("AX.tsv", "a loop of symbolic links")])
+def test_diagnose_reads_only_a_regular_prediction_file(cli, tmp_path, target, says):
+    link = tmp_path / "AX.tsv"
+    link.symlink_to(target if target.startswith("/") else tmp_path / target)
+    done = cli("diagnose", "--diagnostic", _diagnostic(tmp_path), "--predictions", link)
+    _one_line_refusal(done, "AX.tsv", says)
+
+
+def test_bundle_refuses_a_fifo_and_links_to_devices_without_waiting(tmp_path):
+    import os
+
+    from tests.conftest import run_script
+    for name, make, says in (("fifo", lambda p: os.mkfifo(p), "a FIFO, not a prediction file"),
+                             ("zero", lambda p: p.symlink_to("/dev/zero"), "a character device"),
+                             ("dangling", lambda p: p.symlink_to(p.parent / "gone.tsv"), "does not exist"),
+                             ("loop", lambda p: p.symlink_to(p), "a loop of symbolic links")):
+        folder = tmp_path / name
+        folder.mkdir()
+        make(folder / "RTE.tsv")
+        done = run_script("experiments/bundle.py", "glue", folder, "--out", tmp_path / f"{name}.zip", timeout=60)
+        _one_line_refusal(done, "RTE.tsv", says)
+        assert not (tmp_path / f"{name}.zip").exists()
+
+
+def test_a_prediction_file_past_its_bound_is_refused(cli, tmp_path):
+    path = tmp_path / "AX.tsv"
+    with open(path, "wb") as handle:
+        handle.truncate((256 << 20) + 1)  # sparse: no disk space taken
+    done = cli("diagnose", "--diagnostic", _diagnostic(tmp_path), "--predictions", path)
+    _one_line_refusal(done, "AX.tsv", "268,435,457 bytes, more than 268,435,456", "--read-limit predictions=")

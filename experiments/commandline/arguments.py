@@ -94,7 +94,9 @@ def import_user_modules(argv: list[str] | None) -> list[str]:
     """
     pre = argparse.ArgumentParser(add_help=False)
     add_import_argument(pre)
-    modules = pre.parse_known_args(sys.argv[1:] if argv is None else argv)[0].modules or []
+    known = pre.parse_known_args(sys.argv[1:] if argv is None else argv)[0]
+    apply_read_limits(known.read_limits)
+    modules = known.modules or []
     if modules and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
     for name in modules:
@@ -151,3 +153,22 @@ def add_import_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--import", dest="modules", action="append", default=[], metavar="MODULE",
                         help="import this module of yours first (a module name or a .py file; repeatable): its "
                              "register_feature and register_model calls make its feature types and models available")
+    add_read_limit_argument(parser)
+
+
+def add_read_limit_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--read-limit", dest="read_limits", action="append", default=[], metavar="NAME=SIZE",
+                        help="raise a bound of what is read from one input (repeatable): bytes (8GiB), rows (10M), "
+                             "line (16MiB), decoded (8GiB) or predictions (256MiB); see docs/data.md")
+
+
+def apply_read_limits(given: list[str]) -> None:
+    """Set this process's read bounds (`experiments.corpora.readers.common.LIMITS`) from
+    `--read-limit NAME=SIZE` values; a malformed one is a UsageError."""
+    if not given:
+        return
+    from ..corpora.readers.common import set_read_limits
+    try:
+        set_read_limits(given)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None

@@ -52,7 +52,9 @@ class PredictionFormat:
 
     def read(self, path: Path) -> list[tuple[str, str]]:
         """(id, label) rows of a file, its layout checked; an id may occur once."""
-        data = Path(path).read_bytes()
+        from ..corpora.readers.common import open_input
+        with open_input(path, "predictions", "prediction file") as handle:  # a regular file, bounded
+            data = handle.read()
         try:
             lines = data.decode("utf-8").split("\n")
         except UnicodeDecodeError as exc:

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from features.pair import Pair, pairs_from_columns
 
-from .common import (BAD_SCORE, MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows, DataFormatError,
-                     SplitData, find_columns, score_problem)
+from .common import (BAD_SCORE, LIMITS, MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows,
+                     DataFormatError, SplitData, check_input, check_rows, check_unique_columns, find_columns,
+                     score_problem)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -86,13 +87,17 @@ def file_has_column(path: Path, name: str) -> bool:
 def file_schema(path: Path):
     """The schema of a parquet or Arrow file; DataFormatError for a file that is neither."""
     pa, _ = _pyarrow()
+    check_input(path)
     try:
         if path.suffix.lower() == ".parquet":
             import pyarrow.parquet as pq
-            return pq.read_schema(path)
-        return _open_ipc(path).schema
+            schema = pq.read_schema(path)
+        else:
+            schema = _open_ipc(path).schema
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise DataFormatError(path, None, f"not a readable {_kind(path)} file ({_first_line(exc)})") from None
+    check_unique_columns(path, None, list(schema.names))
+    return schema
 
 
 def _kind(path: Path) -> str:
@@ -116,14 +121,84 @@ def _open_ipc(path: Path):
 
 
 def _read_columns(path: Path, columns: list[str]):
+    """The columns of a file, read within `LIMITS`: a parquet file's row count and the decoded
+    size of the columns read are taken from its metadata before a page is read, and its text
+    columns are read dictionary-encoded where they are stored so (a file of 281 KB may declare
+    20 million rows of one long value); an Arrow file is read a record batch at a time."""
     pa, _ = _pyarrow()
+    check_input(path)
     try:
         if path.suffix.lower() == ".parquet":
             import pyarrow.parquet as pq
-            return pq.read_table(path, columns=columns)
-        return _open_ipc(path).read_all().select(columns)
+            with pq.ParquetFile(path) as parquet:
+                _check_parquet_metadata(path, parquet.metadata, columns)
+                text = [name for name in columns if _is_text(parquet.schema_arrow.field(name).type)]
+            with pq.ParquetFile(path, read_dictionary=text) as parquet:
+                return _decoded(path, parquet.read(columns=columns, use_threads=False), text)
+        reader = _open_ipc(path)
+        selected = pa.schema([reader.schema.field(name) for name in columns])
+        whole = hasattr(reader, "num_record_batches")  # an IPC file; a stream is read batch by batch
+        batches, rows, size = [], 0, 0
+        for batch in (reader.get_batch(i) for i in range(reader.num_record_batches)) if whole else reader:
+            batch = batch.select(columns)
+            rows += batch.num_rows
+            size += batch.nbytes
+            check_rows(path, rows)
+            _check_decoded(path, size)
+            batches.append(batch)
+        return pa.Table.from_batches(batches, schema=selected)
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise DataFormatError(path, None, f"not a readable {_kind(path)} file ({_first_line(exc)})") from None
+
+
+def _decoded(path: Path, table, text: list[str]):
+    """`table` with its text columns, read dictionary-encoded, decoded once their decoded size
+    is known to be within `LIMITS.decoded` (as plain text: each value's UTF-8 is checked row by
+    row later, as for a column stored plain)."""
+    pa, pc = _pyarrow()
+    size = 0
+    for name in text:
+        values = table.column(name)
+        if pa.types.is_dictionary(values.type):
+            size += _dictionary_decoded_size(values)
+            _check_decoded(path, size)
+    for name in text:
+        values = table.column(name)
+        if not pa.types.is_dictionary(values.type):
+            continue
+        value_type = values.type.value_type
+        binary = pa.large_binary() if pa.types.is_large_string(value_type) or pa.types.is_large_binary(value_type) \
+            else pa.binary()
+        chunks = [pc.take(chunk.dictionary.view(binary), chunk.indices).view(
+            value_type if not pa.types.is_dictionary(value_type) else binary) for chunk in values.chunks]
+        table = table.set_column(table.column_names.index(name), name, pa.chunked_array(chunks, type=value_type))
+    return table
+
+
+def _is_text(kind) -> bool:
+    pa, _ = _pyarrow()
+    return pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_binary(kind)
+
+
+def _check_parquet_metadata(path: Path, metadata, columns: list[str]) -> None:
+    """Refuse a parquet file whose metadata declares more rows, or more bytes of the columns read
+    (once decompressed), than `LIMITS` allows."""
+    check_rows(path, metadata.num_rows)
+    wanted = set(columns)
+    size = 0
+    for group in range(metadata.num_row_groups):
+        chunks = metadata.row_group(group)
+        for index in range(chunks.num_columns):
+            chunk = chunks.column(index)
+            if chunk.path_in_schema.split(".")[0] in wanted:
+                size += max(int(chunk.total_uncompressed_size), 0)
+    _check_decoded(path, size)
+
+
+def _check_decoded(where, size: int) -> None:
+    if size > LIMITS.decoded:
+        raise DataFormatError(where, None, f"its columns hold more than {LIMITS.decoded:,} bytes once decoded "
+                                           "(the bound; raise it with --read-limit decoded=SIZE)")
 
 
 def has_field(schema, name: str) -> bool:
@@ -321,7 +396,9 @@ def _as_text(values, name: str, where: str, what: str):
     kind = values.type
     if pa.types.is_dictionary(kind) and (pa.types.is_string(kind.value_type) or
                                          pa.types.is_large_string(kind.value_type)):
-        return pc.cast(_validated(values, name, where), kind.value_type)
+        _validated(values, name, where)
+        _check_decoded(where, _dictionary_decoded_size(values))  # before decoding: a few values, many rows
+        return pc.cast(values, kind.value_type)
     if pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind):
         return values if not pa.types.is_null(kind) else pc.cast(values, pa.string())
     if getattr(pa.types, "is_string_view", lambda _: False)(kind):
@@ -329,6 +406,23 @@ def _as_text(values, name: str, where: str, what: str):
     if pa.types.is_integer(kind):
         return pc.cast(_validated(values, name, where), pa.string())
     raise DataFormatError(where, None, f"column {name!r} holds {kind} values; {what}")
+
+
+def _dictionary_decoded_size(values) -> int:
+    """The bytes a dictionary-encoded text column takes decoded: its values' lengths, summed over
+    the indices (`take` refuses an index outside its dictionary)."""
+    _, pc = _pyarrow()
+    total = 0
+    pa, _ = _pyarrow()
+    for chunk in values.chunks:
+        if len(chunk) and len(chunk.dictionary):
+            dictionary = chunk.dictionary
+            if pa.types.is_string(dictionary.type) or pa.types.is_large_string(dictionary.type):
+                dictionary = dictionary.view(pa.large_binary() if pa.types.is_large_string(dictionary.type)
+                                             else pa.binary())  # lengths in bytes, whatever the UTF-8
+            lengths = pc.binary_length(dictionary)
+            total += int(pc.sum(pc.take(lengths, chunk.indices)).as_py() or 0)
+    return total
 
 
 def _text(values, name: str, where: str, rules: _Rules) -> list:
@@ -455,10 +549,14 @@ def _class_labels(values, name: str, where: str, rules: _Rules, labels, label_na
                   notes: list[str]) -> tuple[list, np.ndarray | None]:
     """A ClassLabel column: integers -> names (mapped), -1 -> no gold label, or an unlabeled split."""
     import numpy as np
-    _, pc = _pyarrow()
+    pa, pc = _pyarrow()
     _validated(values, name, where)
-    codes = pc.fill_null(values, NO_LABEL).to_numpy().astype(np.int64, copy=False) if len(values) \
-        else np.zeros(0, dtype=np.int64)
+    if pa.types.is_unsigned_integer(values.type) and len(values):  # -1 does not fit; past int64 is out of range
+        codes = np.minimum(pc.fill_null(values, 0).to_numpy(), np.iinfo(np.int64).max).astype(np.int64)
+        codes[values.is_null().to_numpy(zero_copy_only=False)] = NO_LABEL
+    else:
+        codes = pc.fill_null(values, NO_LABEL).to_numpy().astype(np.int64, copy=False) if len(values) \
+            else np.zeros(0, dtype=np.int64)
     names = [label_map.get(x, x) for x in label_names]
     out_of_range = (codes < NO_LABEL) | (codes >= len(names))
     rules.add(out_of_range, lambda i: f"row {i}: label {int(codes[i])} is no class of the ClassLabel column "

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import gc
 import json
 import math
 import os
 import re
+import stat
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain, count, repeat
@@ -49,15 +51,15 @@ reading_progress = ProgressSwitch(
     "Within the block, reading a file of at least PROGRESS_MIN_BYTES shows a progress bar on stderr.")
 
 
-def _reading_bar(handle):
-    """A bar over the bytes of the open file `handle`, or None where none is shown."""
+def _reading_bar(handle, path: Path):
+    """A bar over the bytes of the open file `handle` (at `path`), or None where none is shown."""
     if not reading_progress.shown:
         return None
     size = os.fstat(handle.fileno()).st_size
     if size < PROGRESS_MIN_BYTES:
         return None
     from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
-    return tqdm(total=size, desc=f"reading {Path(handle.name).name}", unit="B", unit_scale=True, leave=False)
+    return tqdm(total=size, desc=f"reading {Path(path).name}", unit="B", unit_scale=True, leave=False)
 
 
 # Column names of common pair files and datasets, tried in order when the premise and hypothesis
@@ -75,6 +77,116 @@ class DataFormatError(ValueError):
         self.path, self.line, self.reason = Path(path), line, reason
         where = f"{path}:{line}" if line is not None else f"{path}"
         super().__init__(f"{where}: {reason}")
+
+
+# ------------------------------------------------------------------ bounds of what is read
+
+
+@dataclass
+class ReadLimits:
+    """How much the suite reads from one input before refusing it (docs/data.md, "Bounds"); every
+    command line raises them with `--read-limit NAME=SIZE` (`set_read_limits`).
+
+    bytes: the size of a data file (text files are read a block at a time; a CSV file, whose
+        quoted cells may span lines, is held whole). rows: data rows of one file or table (a
+        parquet or Arrow file's count is read from its metadata before any row). line: the bytes
+        of one line of a text file (a line is held whole while it is read). decoded: the bytes of
+        text the columns read from a parquet or Arrow file hold once decoded (from the metadata,
+        and for dictionary-encoded columns from the dictionary and its indices, before decoding).
+        predictions: the size of a prediction file (diagnose.py, bundle.py, validation).
+    """
+
+    bytes: int = 8 << 30
+    rows: int = 10_000_000
+    line: int = 16 << 20
+    decoded: int = 8 << 30
+    predictions: int = 256 << 20
+
+
+LIMITS = ReadLimits()
+_UNITS = {"": 1, "k": 1000, "m": 1000 ** 2, "g": 1000 ** 3, "t": 1000 ** 4,
+          "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
+
+
+def parse_read_limit(text: str) -> tuple[str, int]:
+    """`NAME=SIZE` (SIZE a whole number with an optional unit: 20M, 64MiB, 16GiB) -> (name, value);
+    ValueError naming the limits there are."""
+    name, _, value = text.partition("=")
+    names = list(ReadLimits.__dataclass_fields__)
+    if name not in names or not value:
+        raise ValueError(f"--read-limit {text!r}: expected NAME=SIZE with NAME one of {', '.join(names)}")
+    match = re.fullmatch(r"\s*(\d+)\s*([a-zA-Z]*)\s*", value)
+    unit = match.group(2).lower() if match else None
+    if unit not in _UNITS:
+        raise ValueError(f"--read-limit {text!r}: {value!r} is not a whole number with an optional unit "
+                         "(k, M, G, T, KiB, MiB, GiB, TiB)")
+    return name, int(match.group(1)) * _UNITS[unit]
+
+
+def set_read_limits(given: Iterable[str]) -> None:
+    """Apply `--read-limit NAME=SIZE` settings to this process's `LIMITS`."""
+    for text in given:
+        name, value = parse_read_limit(text)
+        setattr(LIMITS, name, value)
+
+
+def _raise_hint(name: str) -> str:
+    return f"(the bound; raise it with --read-limit {name}=SIZE)"
+
+
+def _kind_of(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def check_input(path: Path | str, limit: str = "bytes", what: str = "") -> os.stat_result:
+    """The status of the regular file at `path` (a symbolic link is followed), after refusing
+    anything else, as a DataFormatError: no such file, a dangling link or a loop of links, a
+    directory, FIFO, device or socket (reading /dev/zero or a FIFO never ends), or a file larger
+    than `LIMITS.<limit>`."""
+    path = Path(path)
+    what = what or "file"
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        dangling = os.path.islink(path)
+        raise DataFormatError(path, None, f"a link to a {what} that does not exist" if dangling else
+                              f"no such {what}") from None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise DataFormatError(path, None, "a loop of symbolic links") from None
+        raise DataFormatError(path, None, f"cannot read it ({exc.strerror})") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise DataFormatError(path, None, f"{_kind_of(status.st_mode)}, not a {what} (only regular files are read)")
+    bound = getattr(LIMITS, limit)
+    if status.st_size > bound:
+        raise DataFormatError(path, None, f"{status.st_size:,} bytes, more than {bound:,} {_raise_hint(limit)}")
+    return status
+
+
+def open_input(path: Path | str, limit: str = "bytes", what: str = ""):
+    """`path` opened for reading in binary, once `check_input` passed; the file opened is checked
+    again (a FIFO put in its place since is refused, not waited on)."""
+    check_input(path, limit, what)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise DataFormatError(path, None, f"cannot read it ({exc.strerror})") from None
+    status = os.fstat(fd)
+    bound = getattr(LIMITS, limit)
+    if not stat.S_ISREG(status.st_mode) or status.st_size > bound:
+        os.close(fd)
+        raise DataFormatError(path, None, "replaced while being opened by something that is not a file in bounds")
+    return open(fd, "rb")
+
+
+def check_rows(path: Path | str, rows: int, line: int | None = None) -> None:
+    """Refuse a file or table past `LIMITS.rows` data rows."""
+    if rows > LIMITS.rows:
+        raise DataFormatError(path, line, f"more than {LIMITS.rows:,} rows {_raise_hint('rows')}")
 
 
 @dataclass
@@ -168,8 +280,8 @@ def decoded_blocks(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[in
     problems), problems being None when every line of the block decodes. Within
     `reading_progress(True)`, a file of PROGRESS_MIN_BYTES or more shows a bar of the bytes read."""
     number = 0
-    with open(path, "rb") as handle:
-        bar = _reading_bar(handle)
+    with open_input(path) as handle:
+        bar = _reading_bar(handle, path)
         # Read in blocks of whole lines, decoded a block at a time (a newline byte is never part of
         # a multi-byte UTF-8 character): the file's lines never all sit in memory at once, and
         # only a block that fails to decode is decoded line by line.
@@ -189,6 +301,9 @@ def decoded_blocks(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[in
                 block = carry + block if carry else block
                 end = block.rfind(b"\n") + 1
                 carry = block[end:]
+                if len(carry) > LIMITS.line:  # a line is held whole: /dev/zero's copy has none
+                    raise DataFormatError(path, number + block.count(b"\n", 0, end) + 1,
+                                          f"a line longer than {LIMITS.line:,} bytes {_raise_hint('line')}")
                 if end:
                     texts, problems = _decoded_block(block, end, first=number == 0, crlf=crlf)
                     yield number + 1, texts, problems
@@ -243,6 +358,8 @@ def _nonblank(lines: Iterable[tuple[int, str, str | None]], bad: BadRows) -> Ite
         if (not text or text[0] in _ASCII_SPACE) and is_blank(text):  # most lines start with a non-space
             continue
         bad.rows += 1
+        if bad.rows > LIMITS.rows:
+            check_rows(bad.path, bad.rows, number)
         if problem:
             bad.bad(number, problem, UNDECODABLE)
             continue
@@ -303,6 +420,7 @@ def jsonl_blocks(path: Path, bad: BadRows) -> Iterator[tuple[Sequence[int], list
         objects = None if problems else _objects_read_exactly_by_orjson(texts)
         if objects is not None:
             bad.rows += len(objects)
+            check_rows(path, bad.rows, first + len(objects) - 1)
             yield range(first, first + len(objects)), objects
             continue
         for number, obj in _objects(_nonblank(zip(count(first), texts, problems or repeat(None)), bad), bad):

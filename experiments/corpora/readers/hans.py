@@ -14,7 +14,7 @@ from pathlib import Path
 from features.labels import ENTAILMENT, NOT_ENTAILMENT
 from features.pair import Pair
 
-from .common import BadRows, SplitData, iter_tsv, map_label, sentence_pair
+from .common import BadRows, DataFormatError, SplitData, iter_tsv, map_label, open_input, sentence_pair
 from .snli import tokens_and_tags
 
 HANS_ENTAILMENT, HANS_NON_ENTAILMENT = "entailment", "non-entailment"  # HANS's own spelling
@@ -62,9 +62,9 @@ def read_hans(path: Path, dataset: str, split: str, on_bad_row: str = "error") -
 def looks_like_hans(path: Path) -> bool:
     """Whether `path` is a tab-separated file whose header names HANS's columns (heuristic, subcase)."""
     try:
-        with open(path, "rb") as handle:
+        with open_input(path) as handle:
             first = handle.readline(65536).decode("utf-8", errors="replace")
-    except OSError:
+    except (OSError, DataFormatError):
         return False
     columns = first.lstrip("\ufeff").rstrip("\r\n").split("\t")
     return all(name in columns for name in REQUIRED)

@@ -7,7 +7,7 @@ from xml.parsers import expat
 from features.labels import ENTAILMENT, NOT_ENTAILMENT
 from features.pair import Pair
 
-from .common import BadRows, DataFormatError, SplitData, sentence_pair
+from .common import BadRows, DataFormatError, SplitData, open_input, sentence_pair
 
 _LABELS = {"YES": ENTAILMENT, "TRUE": ENTAILMENT, "NO": NOT_ENTAILMENT, "FALSE": NOT_ENTAILMENT}
 
@@ -55,7 +55,7 @@ def read_pascal(path: Path, dataset: str, split: str, on_bad_row: str = "error")
 
     parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = start, end, text
     try:
-        with open(path, "rb") as handle:
+        with open_input(path) as handle:
             parser.ParseFile(handle)
     except expat.ExpatError as exc:
         raise DataFormatError(path, exc.lineno, f"malformed XML: {expat.errors.messages[exc.code]}") from None

@@ -15,8 +15,8 @@ from typing import Sequence
 from features.labels import NLI3
 from features.pair import Pair, pairs_from_columns
 
-from .common import (MAX_SENTENCE_CHARS, NO_GOLD, BadRows, SplitData, iter_tsv, jsonl_blocks, map_label, missing_field,
-                     sentence_pair, text_value)
+from .common import (LIMITS, MAX_SENTENCE_CHARS, NO_GOLD, BadRows, SplitData, iter_tsv, jsonl_blocks, map_label,
+                     missing_field, open_input, sentence_pair, text_value)
 
 _LABEL_MAP = {label: label for label in NLI3}
 HIDDEN = "hidden"  # MultiNLI's unlabeled test files (and their hard subsets) write this as gold_label
@@ -239,6 +239,6 @@ def read_nli(path: Path, dataset: str, split: str, on_bad_row: str = "error") ->
 
 
 def _peek_header(path: Path) -> list[str]:
-    with open(path, "rb") as handle:
-        first = handle.readline().decode("utf-8", errors="replace").rstrip("\r\n")
+    with open_input(path) as handle:
+        first = handle.readline(LIMITS.line).decode("utf-8", errors="replace").rstrip("\r\n")
     return first.lstrip("\ufeff").split("\t")
