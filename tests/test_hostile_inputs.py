@@ -171,3 +171,88 @@ def test_a_prediction_file_past_its_bound_is_refused(cli, tmp_path):
         handle.truncate((256 << 20) + 1)  # sparse: no disk space taken
     done = cli("diagnose", "--diagnostic", _diagnostic(tmp_path), "--predictions", path)
     _one_line_refusal(done, "AX.tsv", "268,435,457 bytes, more than 268,435,456", "--read-limit predictions=")
+
+
+# ------------------------------------------------------------------ caches: checked by meaning, signed by a key
+
+
+def _forge_shard(shard, content):
+    """What anyone who can write a shared cache could do before: a shard of their own content whose
+    plain sha256 matches, under the shard's magic."""
+    import hashlib
+    import zlib
+
+    from features.storage.annotation_cache import AnnotationCache
+    payload = zlib.compress(json.dumps(content).encode() if not isinstance(content, bytes) else content)
+    magic = shard.read_bytes()[:len(AnnotationCache.MAGIC)]
+    shard.write_bytes(magic + hashlib.sha256(payload).digest() + payload)
+
+
+@pytest.mark.parametrize("content", [
+    "forged tags",  # well-formed entries of other tags: a silent change of results
+    {"k": [[1, 2], [3, 4]]},  # tokens of the wrong type
+    b"[" * 100_000 + b"]" * 100_000,  # deep JSON
+])
+def test_a_forged_annotation_shard_is_rebuilt_and_counted(tmp_path, content):
+    from features.text.annotation import annotate
+    from tests.test_annotation import PAIRS, CountingTagger
+    annotate(PAIRS, tagger=CountingTagger(), cache_dir=tmp_path)
+    shard = next((tmp_path / "annotations").rglob("*.shard"))
+    if content == "forged tags":
+        import zlib
+        from features.storage.annotation_cache import AnnotationCache
+        blob = shard.read_bytes()
+        entries = json.loads(zlib.decompress(blob[len(AnnotationCache.MAGIC) + 32:]))
+        content = {key: [fields[0], ["XX"] * len(fields[0]), *fields[2:]] for key, fields in entries.items()}
+    _forge_shard(shard, content)
+    tagger, stats = CountingTagger(), {}
+    again = annotate(PAIRS, tagger=tagger, cache_dir=tmp_path, stats=stats)
+    assert tagger.calls == 5 and stats["rebuilt_shards"] == 1
+    assert again[0].premise_tags == ("NN",) * 4
+
+
+def test_forged_feature_values_are_rejected_and_rebuilt(tmp_path):
+    """Zeroed values with a matching plain checksum changed a run's results silently; values of
+    1e300 ended in a traceback. Both are counted rejections now."""
+    import hashlib
+
+    from features.storage.value_cache import ValueCache
+    from tests.test_value_cache import VALUES, Three
+    cache = ValueCache(tmp_path)
+    cache.put(Three(), "d", VALUES)
+    entry = next(tmp_path.rglob("*.values"))
+    blob = entry.read_bytes()
+    start = len(blob) - VALUES.nbytes
+    for forged in (np.zeros_like(VALUES), np.full_like(VALUES, 1e300)):
+        data = forged.astype("<f8").tobytes()
+        head = blob[:start - 32]
+        entry.write_bytes(head + hashlib.sha256(data).digest() + data)
+        fresh = ValueCache(tmp_path)
+        assert fresh.get(Three(), "d", 4) is None and fresh.stats() == {"hits": 0, "stored": 0, "rejected": 1}
+
+
+def test_the_cache_key_lives_outside_the_cache_and_is_private(tmp_path, monkeypatch):
+    import os
+    import stat
+
+    from features.storage import cache_key
+    monkeypatch.setenv("NLI_CACHE_KEY_FILE", str(tmp_path / "config" / "cache-key"))
+    monkeypatch.setattr(cache_key, "_KEY", {})
+    first = cache_key.cache_key()
+    path = tmp_path / "config" / "cache-key"
+    assert path.read_bytes() == first and len(first) == 32
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    monkeypatch.setattr(cache_key, "_KEY", {})
+    assert cache_key.cache_key() == first  # read back, not made anew
+
+
+def test_loading_a_model_that_reads_parses_writes_nothing(tmp_path, monkeypatch):
+    from experiments.outputs.model_files import load_predictor
+    from features.text import parsing
+    path = tmp_path / "syntax.model"
+    monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "training-cache"))
+    next(iter(experiments.run(dataset="demo", quiet=True, train_size=200, features="syntax").models.values())).save(path)
+    monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))
+    parsing.forget_parses()  # a fresh process: the probe's sentences are not in memory
+    load_predictor(path)
+    assert not (tmp_path / "cache").exists()

@@ -540,6 +540,9 @@ def _estimator(raw, spec, hyper: dict, reader, labels, width):
 
 PROBE = ("A man is sleeping .", "A person is sleeping .", ("A", "man", "is", "sleeping", "."),
          ("DT", "NN", "VBZ", "VBG", "."), ("a", "man", "be", "sleep", "."))
+# The probe's parses, read off its trees, so that loading a model whose types read parses runs no
+# parser and writes no cache entry: loading a model writes nothing.
+PROBE_TREE = "(ROOT (S (NP (DT A) (NN {})) (VP (VBZ is) (VP (VBG sleeping))) (. .)))"
 
 
 def _probe(predictor: Predictor, path: Path) -> None:
@@ -549,7 +552,8 @@ def _probe(predictor: Predictor, path: Path) -> None:
     from features.text.wordnet_data import WordNetMissingError
     premise, hypothesis, tokens, tags, lemmas = PROBE
     pair = Pair("probe", premise, hypothesis, None, tokens, tags, tokens[:1] + ("person",) + tokens[2:], tags,
-                lemmas, lemmas[:1] + ("person",) + lemmas[2:])
+                lemmas, lemmas[:1] + ("person",) + lemmas[2:], premise_tree=PROBE_TREE.format("man"),
+                hypothesis_tree=PROBE_TREE.format("person"))
     probe = _Annotated([pair], predictor)  # as it is: loading a model never runs a tagger
     try:
         with np.errstate(all="ignore"):

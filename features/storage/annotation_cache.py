@@ -1,13 +1,14 @@
 """The on-disk cache of annotations: tokens, tags and lemmas (and dependency parses) keyed by
 content, in shards under one directory per tagger, lemmatizer or parser.
 
-Each shard is checked before its entries are used: magic, sha256 of the payload, a bounded
-inflated size, and the shape of every entry. A bad shard is deleted and its sentences are simply
-annotated again; writing is best effort and never costs the user their run.
+Each shard is checked before its entries are used: magic, the payload's signature under this
+user's cache key (`features.storage.cache_key`: a plain checksum anyone who can write a shared
+cache could forge), a bounded inflated size, and the meaning of every entry (texts, of bounded
+length, in equal-length fields). A bad shard is deleted and its sentences are simply annotated
+again, counted as rebuilt; writing is best effort and never costs the user their run.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
@@ -16,6 +17,7 @@ import zlib
 from pathlib import Path
 
 from .atomic import atomic_write
+from .cache_key import sign, signed
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ Entry = tuple[Tokens, ...]  # equal-length string tuples: (tokens, tags[, lemmas
 class AnnotationCache:
     """Shards of {key: entry} under one directory per tagger (or lemmatizer).
 
-    Each shard is MAGIC + sha256(payload) + payload (zlib'd JSON) and is written
+    Each shard is MAGIC + HMAC-SHA256(payload) + payload (zlib'd JSON) and is written
     atomically; a shard that is truncated, altered, unreadable or inflates past
     MAX_PAYLOAD fails, is deleted, and its sentences are simply tagged again.
     Several processes may share a directory: a shard that vanishes while being
@@ -57,7 +59,7 @@ class AnnotationCache:
     off for this object.
     """
 
-    MAGIC = b"NLIANN\x01\n"
+    MAGIC = b"NLIANN\x02\n"  # 1: a plain sha256 of the payload
     MAX_SHARDS = 16
     MAX_PAYLOAD = 1 << 30  # decompressed bytes; larger shards are split on writing, refused on reading
     ORPHAN_AGE = 3600.0  # seconds; a younger temporary may be a live writer's
@@ -101,12 +103,12 @@ class AnnotationCache:
             if blob[:head] != self.MAGIC or len(blob) < head + 32:
                 raise ValueError("bad header")
             digest, payload = blob[head:head + 32], blob[head + 32:]
-            if hashlib.sha256(payload).digest() != digest:
-                raise ValueError("checksum mismatch")
+            if not signed(digest, payload):
+                raise ValueError("not signed under this user's cache key")
             return _decode(json.loads(self._inflate(payload)))
         except FileNotFoundError:
             return None  # compacted away by another process: its entries are in the merged shard
-        except (OSError, ValueError, TypeError, zlib.error) as exc:
+        except (OSError, ValueError, TypeError, RecursionError, zlib.error) as exc:
             log.warning("annotation cache: %s is corrupt (%s); rebuilding it", path, exc)
             self.rebuilt_shards += 1
             self._remove_corrupt(path, identity)
@@ -204,18 +206,27 @@ class AnnotationCache:
             items = list(content.items())
             return self._write(dict(items[:len(items) // 2])) + self._write(dict(items[len(items) // 2:]))
         payload = zlib.compress(raw, 3)
-        digest = hashlib.sha256(payload).digest()
+        digest = sign(payload)
         return [atomic_write(self.dir / f"{digest.hex()[:24]}.shard", self.MAGIC + digest + payload)]
 
 
+MAX_FIELDS = 3  # tokens, tags, lemmas (a parse: heads, labels)
+MAX_TEXT = 100_000  # characters of one token, tag or key (a sentence is at most that long)
+
+
 def _decode(content) -> dict[str, Entry]:
+    """The entries of a payload, each checked by meaning: a key and 1 to MAX_FIELDS equal-length
+    lists of texts, none longer than MAX_TEXT. Anything else makes the shard corrupt."""
     if not isinstance(content, dict):
         raise TypeError("payload is not a mapping")
     out = {}
     for key, fields in content.items():
-        if not isinstance(fields, list) or not fields or not all(isinstance(f, list) for f in fields):
-            raise ValueError(f"malformed entry for {key!r}")
+        if len(key) > MAX_TEXT or not isinstance(fields, list) or not 0 < len(fields) <= MAX_FIELDS or \
+                not all(isinstance(f, list) for f in fields):
+            raise ValueError(f"malformed entry for {key[:60]!r}")
         if any(len(f) != len(fields[0]) for f in fields):
-            raise ValueError(f"fields of unequal length for {key!r}")
+            raise ValueError(f"fields of unequal length for {key[:60]!r}")
+        if not all(type(t) is str and len(t) <= MAX_TEXT for f in fields for t in f):
+            raise ValueError(f"an entry for {key[:60]!r} holds something other than texts")
         out[key] = tuple(tuple(f) for f in fields)
     return out

@@ -9,8 +9,10 @@ the engine did not hand over never reaches the cache.
 
 An entry is untrusted data: it is read only into an array whose shape the run expects (its size
 is checked against the file's before a byte is read), and used only if its header names the very
-key asked for and every value is finite. Anything else is a miss: the values are computed again,
-the entry rewritten, and the rejection counted (`ValueCache.rejected`).
+key asked for, it is signed under this user's cache key (`features.storage.cache_key`: a plain
+checksum anyone who can write a shared cache could forge) and every value is finite and within
+VALUE_BOUND, the declared range of a real-valued type's values. Anything else is a miss: the
+values are computed again, the entry rewritten, and the rejection counted (`ValueCache.rejected`).
 """
 from __future__ import annotations
 
@@ -29,9 +31,12 @@ import numpy as np
 
 from .annotation_cache import default_cache_dir
 from .atomic import atomic_open
+from .cache_key import sign, signed
+from .schema import VALUE_BOUND
 
-MAGIC = b"NLI-VALUES-1\n"
-# sha256 of the key, rows, columns, sha256 of the values (float64, row-major), which follow
+MAGIC = b"NLI-VALUES-2\n"
+# sha256 of the key, rows, columns, then the HMAC (`cache_key.sign`) of those three and the values
+# (float64, row-major), which follow
 _HEADER = struct.Struct("<32sQQ32s")
 # Below this many pairs the values cost less than the disk: tests and small corpora leave no entries.
 MIN_ROWS = 10_000
@@ -134,16 +139,16 @@ class ValueCache:
 
     def put(self, feature, digest: str, values: np.ndarray) -> None:
         values = np.ascontiguousarray(values, dtype="<f8")
-        if values.ndim != 2 or not np.isfinite(values).all():
-            return  # never stored, so never read back
+        if values.ndim != 2 or not (np.abs(values) <= VALUE_BOUND).all():
+            return  # never stored, since never read back
         key = feature_key(feature, digest)
         path = self._path(feature, key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with atomic_open(path, "wb") as handle:
                 data = memoryview(values).cast("B")
-                handle.write(MAGIC + _HEADER.pack(hashlib.sha256(key.encode()).digest(), *values.shape,
-                                                  hashlib.sha256(data).digest()))
+                head = _HEADER.pack(hashlib.sha256(key.encode()).digest(), *values.shape, bytes(32))[:-32]
+                handle.write(MAGIC + head + sign(head, data))
                 handle.write(data)
         except OSError as exc:  # costs the next run time, not this one its result: said once, not raised
             with self._lock:
@@ -169,12 +174,13 @@ class ValueCache:
                         if (key_hash, rows, columns) == (hashlib.sha256(key.encode()).digest(), n_rows, n_columns):
                             values = np.empty((n_rows, n_columns), dtype="<f8")
                             data = memoryview(values).cast("B")
-                            # A flipped byte among the values would still be a finite number.
-                            if handle.readinto(data) != len(data) or hashlib.sha256(data).digest() != checksum:
+                            # A flipped byte, or a forged value, would still be a finite number.
+                            signed_head = head[len(MAGIC):len(MAGIC) + _HEADER.size - 32]
+                            if handle.readinto(data) != len(data) or not signed(checksum, signed_head, data):
                                 values = None
             except OSError:
                 values = None
-        if values is None or not np.isfinite(values).all():
+        if values is None or not (np.abs(values) <= VALUE_BOUND).all():  # NaN fails too
             with self._lock:
                 self.rejected += 1
             return None
