@@ -24,7 +24,7 @@ from pathlib import Path
 
 def main(argv=None) -> int:
     from experiments.commandline.arguments import add_import_argument, import_user_modules
-    from experiments.commandline.exits import user_errors
+    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     with user_errors():
         import_user_modules(argv)
@@ -39,7 +39,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", help="write the breakdown as JSON")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     args = parser.parse_args(argv)
-    with user_errors():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         from experiments.breakdowns.sets import diagnostic_for
         from experiments.commandline.paths import OutputPlan
         from experiments.engine.errors import UsageError
@@ -77,11 +77,11 @@ def main(argv=None) -> int:
             result["skipped"] = dict(data.skipped)
         if notes:
             result["notes"] = notes
-    for note in notes:
-        print(f"note: {note}", file=sys.stderr)
-    print(diagnostic.format(result))
-    if args.out:
-        write_json_atomic(args.out, result)
+        for note in notes:
+            print(f"note: {note}", file=sys.stderr)
+        print(diagnostic.format(result))
+        if args.out:  # a full disk or a read-only folder is one line too
+            write_json_atomic(args.out, result)
     return 0
 
 

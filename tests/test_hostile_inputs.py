@@ -256,3 +256,143 @@ def test_loading_a_model_that_reads_parses_writes_nothing(tmp_path, monkeypatch)
     parsing.forget_parses()  # a fresh process: the probe's sentences are not in memory
     load_predictor(path)
     assert not (tmp_path / "cache").exists()
+
+
+# ------------------------------------------------------------------ text from files: one printable line, inert cells
+
+
+def test_a_label_holding_a_lone_surrogate_is_refused_when_the_model_loads(lr_file, cli, tmp_path):
+    path, _ = lr_file
+
+    def surrogate(head, arrays):
+        head["labels"][0] = "entail\ud800ment"
+    crafted = _rewrite(path, tmp_path / "s.model", surrogate)
+    (tmp_path / "pairs.tsv").write_text(PAIRS)
+    done = cli("predict", "--model", crafted, "--input", tmp_path / "pairs.tsv", "--out", tmp_path / "p.tsv")
+    _one_line_refusal(done, "s.model", "lone surrogate")
+    assert not (tmp_path / "p.tsv").exists()
+
+
+def test_terminal_escapes_and_line_breaks_from_a_file_are_shown_escaped(lr_file, cli, tmp_path):
+    """A crafted custom-type module name cleared the screen and printed a fake `error:` line."""
+    path, _ = lr_file
+
+    def escapes(head, arrays):
+        head["suite_version"] = "\x1b[2J\x1b[H9.9\nerror: all is well"
+        head["format_version"] = 3
+    crafted = _rewrite(path, tmp_path / "e.model", escapes)
+    (tmp_path / "pairs.tsv").write_text(PAIRS)
+    done = cli("predict", "--model", crafted, "--input", tmp_path / "pairs.tsv", "--out", tmp_path / "p.tsv")
+    line = _one_line_refusal(done, "e.model", "\\x1b[2J\\x1b[H9.9\\nerror: all is well")
+    assert "\x1b" not in done.stderr and line.isprintable()
+
+
+def test_a_huge_label_cell_makes_a_short_error_line(tmp_path, cli):
+    (tmp_path / "dev.tsv").write_text("premise\thypothesis\tlabel\nA man sleeps .\tA man rests .\t" + "x" * 5_000_000
+                                      + "\n")
+    (tmp_path / "train.tsv").write_text("premise\thypothesis\tlabel\n" + "".join(
+        f"A man {w} .\tA man rests .\t{'entailment' if i % 2 else 'neutral'}\n" for i, w in
+        enumerate(["sleeps", "runs", "eats", "sits"] * 3)))
+    done = cli("run", "--train-file", tmp_path / "train.tsv", "--dev-file", tmp_path / "dev.tsv", "--quiet")
+    line = _one_line_refusal(done)
+    assert len(line) < 2200 and "characters)" in line
+
+
+def test_predictions_and_errors_files_hold_no_live_formula(lr_file, cli, tmp_path):
+    (tmp_path / "pairs.tsv").write_text('premise\thypothesis\n=HYPERLINK("http://evil","click")\t@SUM(1+1)\n')
+    done = cli("predict", "--model", lr_file[0], "--input", tmp_path / "pairs.tsv", "--out", tmp_path / "p.csv")
+    assert done.returncode == 0, done.stderr
+    row = (tmp_path / "p.csv").read_text().splitlines()[1]
+    assert row.startswith('2,"\'=HYPERLINK(""http://evil"",""click"")",\'@SUM(1+1),')
+
+
+def test_a_hans_pair_id_with_a_comma_is_refused_before_its_file_is_written(cli, tmp_path):
+    from tests.test_hans import HANS_FILE
+    path = tmp_path / "data" / "hans" / "heuristics_evaluation_set.txt"
+    path.parent.mkdir(parents=True)
+    path.write_text(HANS_FILE.replace("\tex3\t", "\tex,3\t"))
+    assert "ex,3" in path.read_text()
+    out = tmp_path / "hans.txt"
+    done = cli("run", "--dataset", "demo", "--data-dir", tmp_path / "data", "--features", "unlexicalized", "--C", "1",
+               "--hans-predictions", out, "--quiet")
+    _one_line_refusal(done, "pairID 'ex,3' holds a comma")
+    assert not out.exists()
+
+
+def test_duplicate_columns_and_uint64_labels_of_a_parquet_file(lr_file, cli, tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    twice = pa.Table.from_arrays([pa.array(["A man sleeps ."]), pa.array(["A man rests ."]), pa.array(["x"])],
+                                 names=["premise", "hypothesis", "premise"])
+    pq.write_table(twice, tmp_path / "twice.parquet")
+    done = cli("predict", "--model", lr_file[0], "--input", tmp_path / "twice.parquet", "--out", tmp_path / "p.tsv")
+    _one_line_refusal(done, "twice.parquet", "names column 'premise' twice")
+    labels = pa.table({"premise": ["A man sleeps .", "A dog runs ."], "hypothesis": ["A man rests .", "A dog ."],
+                       "label": pa.array([0, 2 ** 64 - 1], type=pa.uint64())})
+    meta = {b"huggingface": json.dumps({"info": {"features": {"label": {
+        "_type": "ClassLabel", "names": ["entailment", "neutral", "contradiction"]}}}}).encode()}
+    pq.write_table(labels.replace_schema_metadata(meta), tmp_path / "u64.parquet")
+    done = cli("predict", "--model", lr_file[0], "--input", tmp_path / "u64.parquet", "--out", tmp_path / "p.tsv")
+    _one_line_refusal(done, "u64.parquet", "row 1: label 9223372036854775807 is no class")
+
+
+def test_diagnose_out_on_a_full_disk_is_one_line(cli, tmp_path, monkeypatch):
+    import errno
+
+    from experiments.outputs import records
+    from tests.test_submissions import TASKS, write_predictions
+    ax = write_predictions(TASKS[("glue", "AX")], [str(i) for i in range(6)],
+                           ["contradiction", "entailment", "neutral", "entailment", "contradiction", "neutral"],
+                           tmp_path / "out")
+
+    def full(path, value):
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+    monkeypatch.setattr(records, "write_json_atomic", full)
+    done = cli("diagnose", "--diagnostic", _diagnostic(tmp_path), "--predictions", ax, "--out", tmp_path / "d.json")
+    _one_line_refusal(done, "cannot write", "d.json: No space left on device")
+
+
+# ------------------------------------------------------------------ signals: unwound, one line, never lost
+
+SIGNALS_ITSELF = '''
+import os
+import signal
+import time
+
+from features.featurizer import PairFeaturizer
+
+_fit_transform = PairFeaturizer.fit_transform
+
+
+def fit_transform(self, *args, **kwargs):
+    {swallow}
+    return _fit_transform(self, *args, **kwargs)
+
+
+PairFeaturizer.fit_transform = fit_transform
+'''
+SWALLOW = '''try:
+        os.kill(os.getpid(), signal.{signal})
+        time.sleep(5)
+    except BaseException:  # as a careless library might
+        pass'''
+PLAIN = "os.kill(os.getpid(), signal.{signal}); time.sleep(5)"
+
+
+@pytest.mark.parametrize("script, signal_name, swallow, code, says", [
+    ("run", "SIGINT", PLAIN, 130, "error: interrupted; unfinished outputs removed"),
+    ("curve", "SIGINT", PLAIN, 130, "error: interrupted; unfinished outputs removed"),
+    # Swallowed on its way up, the signal still ends the command with its status once it is done.
+    ("run", "SIGTERM", SWALLOW, 143, "error: terminated after its outputs were written"),
+    ("run", "SIGINT", SWALLOW, 130, "error: interrupted after its outputs were written"),
+])
+def test_a_signal_unwinds_in_one_line_and_is_never_lost(tmp_path, script, signal_name, swallow, code, says):
+    from tests.conftest import run_script
+    module = tmp_path / "signals_itself.py"
+    module.write_text(SIGNALS_ITSELF.replace("{swallow}", swallow).replace("{signal}", signal_name))
+    extra = ("--sizes", "50,100") if script == "curve" else ()
+    done = run_script(script, "--import", module, "--dataset", "demo", "--features", "unlexicalized", "--C", "1",
+                      "--out", tmp_path / "out.json", *extra, timeout=300)
+    assert done.returncode == code, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == says and "Traceback" not in done.stderr
+    assert (tmp_path / "out.json").exists() == ("written" in says) and not list(tmp_path.glob(".*.tmp"))

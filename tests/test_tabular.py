@@ -19,10 +19,21 @@ TRICKY = ["a\rb", "a\r\nb", "line\n", "\ttab", 'say "hi"', '"quoted"', "\r", "en
 
 
 def write_and_read(tmp_path, suffix, premises, hypotheses):
+    """(path, rows as they read back): in TSV and CSV a cell that begins like a formula and is not
+    a number has an apostrophe before it, so that spreadsheets do not evaluate it."""
     path = tmp_path / f"t{suffix}"
     rows = [[f"p{i}", p, h, "yes"] for i, (p, h) in enumerate(zip(premises, hypotheses))]
     path.write_text(format_table(path, ["id", "premise", "hypothesis", "label"], rows), encoding="utf-8")
-    return path, rows
+    return path, rows if suffix == ".jsonl" else [[_inert(cell) for cell in row] for row in rows]
+
+
+def _inert(text):
+    if text[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        try:
+            float(text)
+        except ValueError:
+            return "'" + text
+    return text
 
 
 @pytest.mark.parametrize("suffix", [".tsv", ".csv", ".jsonl"])
@@ -42,11 +53,22 @@ def test_any_sentence_reads_back_exactly(tmp_path, suffix, premises, hypotheses)
 @pytest.mark.parametrize("suffix", [".tsv", ".csv"])
 def test_tricky_sentences_by_hand(tmp_path, suffix):
     path, rows = write_and_read(tmp_path, suffix, TRICKY, TRICKY[::-1])
-    assert [(p.premise, p.hypothesis) for p in read_custom(path, "custom", "test").pairs] == list(zip(TRICKY, TRICKY[::-1]))
+    assert [(p.premise, p.hypothesis) for p in read_custom(path, "custom", "test").pairs] == [
+        (_inert(a), _inert(b)) for a, b in zip(TRICKY, TRICKY[::-1])]
     text = path.read_bytes().decode("utf-8")  # as written: no newline translation
     if suffix == ".tsv":  # a plain cell stays plain; one with a tab, a line break or a quote is quoted
         assert text.split("\n")[0] == "id\tpremise\thypothesis\tlabel" and "\np10\t\ufeffbom\t" in text
         assert '\t"a\rb"\t' in text
+
+
+@pytest.mark.parametrize("suffix", [".tsv", ".csv"])
+def test_cells_that_begin_like_formulas_are_written_inert(tmp_path, suffix):
+    cells = ["=HYPERLINK(\"http://x\",\"y\")", "+1+2", "-2+3", "@SUM(A1)", "-1.5", "+3", "a=b", "1e5"]
+    path = tmp_path / f"f{suffix}"
+    path.write_text(format_table(path, ["id", "premise"], [[str(i), c] for i, c in enumerate(cells)]))
+    read = pd.read_csv(path, sep="\t" if suffix == ".tsv" else ",", dtype=str, keep_default_na=False)
+    assert read["premise"].tolist() == ["'=HYPERLINK(\"http://x\",\"y\")", "'+1+2", "'-2+3", "'@SUM(A1)", "-1.5", "+3",
+                                        "a=b", "1e5"]
 
 
 def test_an_unquoted_tsv_with_quotes_in_its_sentences_reads_as_it_stands(tmp_path):

@@ -34,11 +34,23 @@ def is_user_error(exc: BaseException) -> bool:
                for module, name in USER_ERRORS)
 
 
+# The longest error line printed: a message quoting a huge cell (a 200 MB label) is cut.
+MAX_MESSAGE = 2000
+
+
 def _message(exc: BaseException) -> str:
     if isinstance(exc, OSError) and exc.errno in WRITE_ERRNOS:
         where = exc.filename or ""
         return f"cannot write {where}: {exc.strerror}" if where else f"cannot write: {exc.strerror}"
     return str(exc)
+
+
+def error_line(message: str) -> str:
+    """`error: message` as one printable line: a message quotes text from files (labels, column
+    and module names, versions), whose line breaks and terminal escapes are shown escaped, never
+    acted on (`features.runtime.shown`), and a very long one is cut."""
+    from features.runtime.shown import shown
+    return f"error: {shown(message, MAX_MESSAGE)}"
 
 
 @contextlib.contextmanager
@@ -49,41 +61,63 @@ def user_errors():
     except Exception as exc:
         if not is_user_error(exc):
             raise
-        print(f"error: {_message(exc)}", file=sys.stderr)
+        print(error_line(_message(exc)), file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
 
 
 class Terminated(BaseException):
-    """SIGTERM, raised where the program is so that cleanup runs (a plain SIGTERM ends Python without it)."""
+    """SIGTERM (or SIGINT), raised where the program is so that cleanup runs (a plain SIGTERM ends
+    Python without it). `signum` is the signal's number."""
+
+    def __init__(self, signum: int = signal.SIGTERM, late: bool = False):
+        super().__init__(signum)
+        self.signum, self.late = signum, late  # late: raised again after the block ended normally
+
+
+UNWOUND = (signal.SIGTERM, signal.SIGINT)
 
 
 @contextlib.contextmanager
-def terminate_unwinds():
-    """Within the block, SIGTERM raises Terminated (main thread only; the old handler comes back after)."""
+def terminate_unwinds(signals=(signal.SIGTERM,)):
+    """Within the block, each of `signals` raises Terminated (main thread only; the old handlers
+    come back after). A signal is never lost: if the first Terminated was swallowed on its way up
+    (by code that catches everything, or inside a finalizer), it is raised again when the block
+    ends; a second signal while the first unwinds changes nothing."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    received: list[int] = []
 
     def raise_terminated(signum, frame):
-        raise Terminated
+        received.append(signum)
+        if len(received) == 1:
+            raise Terminated(signum)
 
-    previous = signal.signal(signal.SIGTERM, raise_terminated)
+    previous = {signum: signal.signal(signum, raise_terminated) for signum in signals}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if received:  # it arrived, and the block still ended normally: someone swallowed it
+        raise Terminated(received[0], late=True)
 
 
 @contextlib.contextmanager
 def terminated_cleanly():
-    """SIGTERM unwinds the command, so every atomic write in progress removes its temporary (a plot
-    half drawn leaves no `.tmp` beside its target); then one line and exit status 143."""
+    """SIGTERM and SIGINT (Ctrl-C) unwind the command, so every atomic write in progress removes
+    its temporary (a plot half drawn leaves no `.tmp` beside its target); then one line and exit
+    status 128 + the signal's number (143, 130)."""
     try:
-        with terminate_unwinds():
+        with terminate_unwinds(UNWOUND):
             yield
-    except Terminated:
-        print("error: terminated; unfinished outputs removed", file=sys.stderr)
-        raise SystemExit(128 + signal.SIGTERM) from None
+    except (Terminated, KeyboardInterrupt) as exc:
+        signum = exc.signum if isinstance(exc, Terminated) else signal.SIGINT
+        what = "interrupted" if signum == signal.SIGINT else "terminated"
+        done = getattr(exc, "late", False)  # the command finished all the same: its outputs are whole
+        print(f"error: {what}{' after its outputs were written' if done else '; unfinished outputs removed'}",
+              file=sys.stderr)
+        raise SystemExit(128 + signum) from None
 
 
 @contextlib.contextmanager

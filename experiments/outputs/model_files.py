@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,7 @@ MAX_FILE_BYTES = 4 << 30
 MAX_HEADER_BYTES = 64 << 20  # the JSON header: vocabulary, labels, column names (a few MB at SNLI scale)
 MAX_LABELS = 1000
 HEAD_KEY = MODEL_FORMAT  # the metadata entry holding the suite's JSON
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 class ModelFileError(ValueError):
@@ -452,6 +454,12 @@ def _head(path: Path) -> dict:
     if text is None:
         raise ModelFileError(f"{path}: not a model file of this suite (no {MODEL_FORMAT!r} header)")
     head = json.loads(text)
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text):  # the suite writes none: a lone one is no text
+        try:
+            json.dumps(head, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError:
+            raise ModelFileError(f"{path}: damaged model file (a text holds a lone surrogate, which is not "
+                                 "Unicode text)") from None
     if not isinstance(head, dict) or head.get("format") != MODEL_FORMAT:
         raise ModelFileError(f"{path}: not a model file of this suite (no {MODEL_FORMAT!r} marker)")
     version = head.get("suite_version", "?")

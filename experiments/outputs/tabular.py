@@ -1,9 +1,15 @@
 """Rows of pairs and predictions as TSV, CSV or JSON lines, chosen by the file's suffix.
 
-Text goes back exactly as it came: a TSV or CSV cell holding a tab (or comma), a line break of
-either kind, or a double quote is quoted, its quotes doubled, as the csv module and pandas read
-it (and so do the suite's readers: `experiments.corpora.readers.custom`). Other cells are written
-as they are, so the usual file is plain TSV. JSON lines keep every value as it is.
+Text goes back as it came: a TSV or CSV cell holding a tab (or comma), a line break of either
+kind, or a double quote is quoted, its quotes doubled, as the csv module and pandas read it (and
+so do the suite's readers: `experiments.corpora.readers.custom`). Other cells are written as they
+are, so the usual file is plain TSV. JSON lines keep every value as it is.
+
+One exception keeps a TSV or CSV file from acting when a spreadsheet opens it: a cell that begins
+with `=`, `+`, `-`, `@`, a tab or a carriage return, and is not a number, is written with an
+apostrophe before it (`'=HYPERLINK(...)`), which spreadsheets show as text and do not evaluate
+(OWASP's advice on CSV injection). Such a cell reads back with its apostrophe; JSON lines are
+written unchanged.
 """
 from __future__ import annotations
 
@@ -24,9 +30,23 @@ def format_table(path: Path | str, header: list[str], rows) -> str:
         return "".join(json.dumps(dict(zip(header, map(_json_value, row))), ensure_ascii=False, allow_nan=False)
                        + "\n" for row in rows)
     separator = _SEPARATORS[suffix]
-    lines = [separator.join(_quoted(name, separator) for name in header)]
-    lines += [separator.join(_quoted(_cell(value), separator) for value in row) for row in rows]
+    lines = [separator.join(_quoted(inert(name), separator) for name in header)]
+    lines += [separator.join(_quoted(inert(_cell(value)), separator) for value in row) for row in rows]
     return "\n".join(lines) + "\n"
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def inert(text: str) -> str:
+    """`text` as a spreadsheet shows but never evaluates it: an apostrophe before a cell that
+    begins like a formula (FORMULA_START) and is not a number."""
+    if text.startswith(FORMULA_START):
+        try:
+            float(text)
+        except ValueError:
+            return "'" + text
+    return text
 
 
 def _quoted(text: str, separator: str) -> str:

@@ -44,6 +44,11 @@ def read_hans(path: Path, dataset: str, split: str, on_bad_row: str = "error") -
         if pair_id in seen:
             bad.bad(number, f"pairID {pair_id!r} repeats line {seen[pair_id]}", "repeated pairID")
             continue
+        if "," in pair_id or pair_id != pair_id.strip():
+            # HANS's prediction file is `pairID,label` lines, read by splitting on the comma.
+            bad.bad(number, f"pairID {pair_id!r} holds a comma or surrounding spaces, which HANS's "
+                            "pairID,gold_label prediction file cannot hold", "malformed pairID")
+            continue
         seen[pair_id] = number
         meta = {"heuristic": heuristic, "subcase": subcase, "template": row.get("template", "").strip()}
         p1, p2 = row.get("sentence1_parse", ""), row.get("sentence2_parse", "")
