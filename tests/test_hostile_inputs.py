@@ -396,3 +396,56 @@ def test_a_signal_unwinds_in_one_line_and_is_never_lost(tmp_path, script, signal
     assert done.returncode == code, done.stderr
     assert done.stderr.strip().splitlines()[-1] == says and "Traceback" not in done.stderr
     assert (tmp_path / "out.json").exists() == ("written" in says) and not list(tmp_path.glob(".*.tmp"))
+
+
+# ------------------------------------------------------------------ hf:DIR reads only inside DIR
+
+
+@pytest.fixture
+def hf(tmp_path, monkeypatch):
+    from tests.test_hub import hf as hub_fixture
+    return hub_fixture.__wrapped__(tmp_path, monkeypatch)
+
+
+def _saved_folder(hf, tmp_path):
+    import shutil
+
+    from tests.test_hub import nli_dataset
+    nli_dataset(hf).save_to_disk(str(tmp_path / "saved"))
+    outside = tmp_path / "outside"
+    shutil.copytree(tmp_path / "saved" / "train", outside)  # what a crafted folder would point at
+    return tmp_path / "saved", outside
+
+
+@pytest.mark.parametrize("how", ["state.json ../", "state.json absolute", "dataset_dict.json ../", "README ../",
+                                 "README absolute"])
+def test_a_local_dataset_folder_names_nothing_outside_itself(hf, tmp_path, how, monkeypatch):
+    from experiments.engine.config import RunConfig
+    from experiments.engine.errors import UsageError
+    from tests.test_hub import hub_layout, nli_dataset
+    if how.startswith("README"):
+        folder = hub_layout(tmp_path / "task", nli_dataset(hf))
+        secret = hub_layout(tmp_path / "secret", nli_dataset(hf)) / "data" / "train-00000-of-00001.parquet"
+        target = str(secret) if how.endswith("absolute") else "../secret/data/train-00000-of-00001.parquet"
+        (folder / "README.md").write_text("---\nconfigs:\n- config_name: default\n  data_files:\n  - split: train\n"
+                                          f"    path: {target}\n---\n")
+        said = "README's data_files names"
+    else:
+        folder, outside = _saved_folder(hf, tmp_path)
+        if how.startswith("state.json"):
+            state = json.loads((folder / "train" / "state.json").read_text())
+            name = state["_data_files"][0]["filename"]
+            state["_data_files"][0]["filename"] = str(outside / name) if how.endswith("absolute") else f"../../outside/{name}"
+            (folder / "train" / "state.json").write_text(json.dumps(state))
+            said = "train/state.json names"
+        else:
+            listed = json.loads((folder / "dataset_dict.json").read_text())
+            listed["splits"] = ["../outside" if s == "train" else s for s in listed["splits"]]
+            (folder / "dataset_dict.json").write_text(json.dumps(listed))
+            said = "dataset_dict.json names ../outside,"
+    with pytest.raises(UsageError, match="outside") as caught:  # the HubError, as RunConfig words it
+        RunConfig(dataset=f"hf:{folder}").corpus().load("train")
+    assert said in str(caught.value) and "NLI_HF_FOLLOW_OUTSIDE=1" in str(caught.value)
+    if how != "dataset_dict.json ../":  # told otherwise, the folder's names are followed
+        monkeypatch.setenv("NLI_HF_FOLLOW_OUTSIDE", "1")
+        assert len(RunConfig(dataset=f"hf:{folder}").corpus().load("train").pairs) == 5

@@ -186,10 +186,69 @@ def open_dataset(name: str, config: str | None = None, revision: str | None = No
     return opened
 
 
+# Set to 1, a local dataset folder may name files outside itself (its README's data_files, a
+# save_to_disk folder's state.json and dataset_dict.json); unset, such a folder is refused.
+OUTSIDE_ENV = "NLI_HF_FOLLOW_OUTSIDE"
+
+
+def _inside(folder: Path, path: Path | str) -> bool:
+    """Whether `path` (relative to `folder`; links followed) lies inside `folder`."""
+    root = folder.resolve()
+    target = (folder / path).resolve()
+    return target == root or root in target.parents
+
+
+def _check_inside(address: str, folder: Path, paths, what: str) -> None:
+    """Refuse a local dataset whose `what` names a file outside its folder (an absolute path, `..`,
+    a link out), unless OUTSIDE_ENV says to follow it: a folder given to read is all that is read."""
+    if os.environ.get(OUTSIDE_ENV) == "1":
+        return
+    for path in paths:
+        if not _inside(folder, path):
+            from features.runtime.shown import shown
+            raise HubError(f"{address}: its {what} names {shown(path, 300)}, outside {folder}; a local dataset is "
+                           f"read only inside its folder (set {OUTSIDE_ENV}=1 to follow such names)")
+
+
+def _saved_files(address: str, folder: Path) -> None:
+    """Check a save_to_disk folder's own lists before `datasets` follows them: the splits of
+    dataset_dict.json and the Arrow files of each state.json must be names inside the folder."""
+    import json
+
+    def read(path: Path):
+        try:
+            from .readers.common import open_input
+            with open_input(path, "predictions", "dataset file") as handle:
+                return json.loads(handle.read())
+        except (ValueError, RecursionError, OSError) as exc:
+            raise HubError(f"{address}: {path.name} is not readable JSON ({type(exc).__name__})") from None
+
+    splits = [None]
+    if (folder / "dataset_dict.json").is_file():
+        listed = read(folder / "dataset_dict.json")
+        splits = listed.get("splits") if isinstance(listed, dict) else None
+        if not isinstance(splits, list) or not all(isinstance(s, str) for s in splits):
+            raise HubError(f"{address}: dataset_dict.json does not list its splits")
+        _check_inside(address, folder, splits, "dataset_dict.json")
+    for split in splits:
+        state_path = folder / "state.json" if split is None else folder / split / "state.json"
+        if not state_path.is_file():
+            continue
+        state = read(state_path)
+        files = state.get("_data_files") if isinstance(state, dict) else None
+        names = [f.get("filename") for f in files] if isinstance(files, list) and all(
+            isinstance(f, dict) for f in files) else None
+        if names is None or not all(isinstance(n, str) for n in names):
+            raise HubError(f"{address}: {state_path.relative_to(folder)} does not list its data files")
+        _check_inside(address, state_path.parent, names, str(state_path.relative_to(folder)))
+        _check_inside(address, folder, [state_path.parent / n for n in names], str(state_path.relative_to(folder)))
+
+
 def _open_local(datasets, address: str, folder: Path, config: str | None) -> Opened:
     if any((folder / marker).is_file() for marker in _SAVED_MARKERS):
         if config:
             raise HubError(f"{address}: {folder} is a save_to_disk folder, which has no configs; drop :{config}")
+        _saved_files(address, folder)
         try:
             loaded = datasets.load_from_disk(str(folder))
         except Exception as exc:  # noqa: BLE001 - whatever `datasets` raises about the folder is one line
@@ -202,7 +261,7 @@ def _open_local(datasets, address: str, folder: Path, config: str | None) -> Ope
         splits = {str(s): d for s, d in loaded.items()}
         files = {s: [Path(f["filename"]) for f in d.cache_files] for s, d in splits.items()}
         return Opened(address, "saved dataset", splits, files, notes=notes)
-    builder = _prepared(datasets, address, str(folder), config, None)
+    builder = _prepared(datasets, address, str(folder), config, None, inside=folder)
     data_files = builder.config.data_files or {}
     files = {str(s): [Path(str(f)) for f in data_files.get(s, [])] for s in data_files}
     splits = _as_splits(datasets, builder, address)
@@ -230,10 +289,20 @@ def _open_hub(datasets, address: str, name: str, config: str | None, revision: s
                   notes=notes)
 
 
-def _prepared(datasets, address: str, path: str, config: str | None, revision: str | None):
-    """The dataset's builder, its data prepared (converted once into `datasets`' Arrow cache)."""
+def _prepared(datasets, address: str, path: str, config: str | None, revision: str | None,
+              inside: Path | None = None):
+    """The dataset's builder, its data prepared (converted once into `datasets`' Arrow cache).
+    inside: a local folder whose data files (its README's `data_files`) must lie inside it,
+    checked before any is read."""
     try:
         builder = datasets.load_dataset_builder(path, config, revision=revision)
+    except Exception as exc:  # noqa: BLE001 - `datasets` raises many kinds; each becomes one line
+        raise HubError(f"{address}: {_reason(exc, datasets, path)}") from None
+    if inside is not None:
+        data_files = builder.config.data_files or {}
+        _check_inside(address, inside, [str(f) for split in data_files for f in data_files[split]],
+                      "README's data_files")
+    try:
         builder.download_and_prepare()
     except Exception as exc:  # noqa: BLE001 - `datasets` raises many kinds; each becomes one line
         raise HubError(f"{address}: {_reason(exc, datasets, path)}") from None
