@@ -200,6 +200,7 @@ def test_a_forged_annotation_shard_is_rebuilt_and_counted(tmp_path, content):
     shard = next((tmp_path / "annotations").rglob("*.shard"))
     if content == "forged tags":
         import zlib
+
         from features.storage.annotation_cache import AnnotationCache
         blob = shard.read_bytes()
         entries = json.loads(zlib.decompress(blob[len(AnnotationCache.MAGIC) + 32:]))

@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from features.featurizer import PairFeaturizer
-from features.storage import tensor_file
 from features.runtime.shown import shown
+from features.storage import tensor_file
 from features.storage.schema import (INPUT_BOUND, Array, Bool, Choice, Field, Int, Mapping_, NotRegisteredError,
                                      Optional, Reader, Sizes, StateError, Text, Texts, Writer)
 
