@@ -450,3 +450,21 @@ def test_a_local_dataset_folder_names_nothing_outside_itself(hf, tmp_path, how, 
     if how != "dataset_dict.json ../":  # told otherwise, the folder's names are followed
         monkeypatch.setenv("NLI_HF_FOLLOW_OUTSIDE", "1")
         assert len(RunConfig(dataset=f"hf:{folder}").corpus().load("train").pairs) == 5
+
+
+@pytest.mark.parametrize("name", ["loop.tsv", "loop.parquet"])
+def test_a_loop_of_links_as_a_data_file_is_one_line(cli, lr_file, tmp_path, name):
+    loop = tmp_path / name
+    loop.symlink_to(loop)
+    _one_line_refusal(cli("run", "--train-file", loop, "--quiet"), name, "a loop of symbolic links")
+    _one_line_refusal(cli("predict", "--model", lr_file[0], "--input", loop, "--out", tmp_path / "p.tsv"), name,
+                      "a loop of symbolic links")
+
+
+def test_bundle_cuts_an_error_line_quoting_a_huge_label(tmp_path):
+    from tests.conftest import run_script
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "RTE.tsv").write_text("index\tprediction\n0\t" + "y" * 3_000_000 + "\n")
+    done = run_script("experiments/bundle.py", "glue", tmp_path / "sub", "--out", tmp_path / "b.zip", timeout=120)
+    line = _one_line_refusal(done, "RTE.tsv")
+    assert len(line) < 2200

@@ -13,10 +13,18 @@ from ..engine.errors import UsageError
 VIRTUAL = (Path("/proc"), Path("/sys"), Path("/dev"))
 
 
+def _resolved(path: Path) -> Path:
+    """`path` with its links followed; a loop of links is a UsageError, not a RuntimeError."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):
+        raise UsageError(f"{path}: a loop of symbolic links") from None
+
+
 def _writable_parent(path: Path, flag: str) -> None:
     """The nearest existing ancestor of `path` must be a writable directory (the rest is created),
     and not on a kernel file system."""
-    resolved = path.resolve()
+    resolved = _resolved(path)
     for root in VIRTUAL:
         if resolved == root or root in resolved.parents:
             raise UsageError(f"{flag} {path}: {root} is a kernel file system, where no file can be written")
@@ -33,7 +41,7 @@ def _writable_parent(path: Path, flag: str) -> None:
 
 def _same_file(a: Path, b: Path) -> bool:
     """The same file: by resolved path, or by device and inode (hard links, other spellings)."""
-    if a.resolve() == b.resolve():
+    if _resolved(a) == _resolved(b):
         return True
     try:
         return a.exists() and b.exists() and os.path.samefile(a, b)
@@ -78,17 +86,17 @@ class OutputPlan:
                 if given.exists() and _same_file(path, given):
                     raise UsageError(f"{flag} {path} is the input file {given}: write elsewhere")
         seen: dict[Path, str] = {}
-        dir_paths = {p.resolve(): f for p, f in self.dirs}
+        dir_paths = {_resolved(p): f for p, f in self.dirs}
         for path, flag in self.files:
             if path.is_dir():
                 raise UsageError(f"{flag} {path} is a directory; give a file name")
-            if path.resolve() in dir_paths:
-                raise UsageError(f"{flag} {path} is also the directory of {dir_paths[path.resolve()]}")
+            if _resolved(path) in dir_paths:
+                raise UsageError(f"{flag} {path} is also the directory of {dir_paths[_resolved(path)]}")
             for given in inputs:
                 if _same_file(path, given):
                     raise UsageError(f"{flag} {path} is the input file {given}: it would be overwritten; write "
                                      "elsewhere (--overwrite never replaces an input)")
-            key = path.resolve()
+            key = _resolved(path)
             if key in seen:
                 other = seen[key]
                 raise UsageError(f"{flag} {path} is also written by {other}: give the outputs different paths")

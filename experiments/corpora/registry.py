@@ -15,6 +15,7 @@ from . import hub, targets
 from .corpus import CORPORA, SOURCES, Corpus, CorpusNotFoundError, HubCopy, get_corpus, register, resolve_data_dir
 from .generated.demo import SIMILARITY_RANGE, read_demo, read_similarity
 from .generated.hans_mini import read_hans_mini
+from .readers.common import DataFormatError, check_input
 from .readers.custom import read_custom
 from .readers.glue import read_ax, read_qnli, read_rte, read_wnli
 from .readers.hans import read_hans
@@ -198,14 +199,16 @@ def custom_corpus(train: str | None = None, dev: str | None = None, test: str | 
         given (train, else dev, else test) is read here, with `on_bad_row`, to see what its label
         column holds, and that read is what the first load of that split returns.
     """
+    for split, path in (("train", train), ("dev", dev), ("test", test)):
+        if path:  # the user's own file: no corpus to download; a regular file (not a loop of links, a FIFO)
+            try:
+                check_input(path)
+            except DataFormatError as exc:
+                raise ValueError(f"--{split}-file {path}: {exc.reason}") from None
     files = {split: (str(Path(path).resolve()),) for split, path in
              (("train", train), ("dev", dev), ("test", test)) if path}
     if not files:
         raise ValueError("a custom dataset needs at least one of --train-file, --dev-file, --test-file")
-    for split, path in (("train", train), ("dev", dev), ("test", test)):
-        if path and not Path(path).is_file():  # the user's own file: no corpus to download
-            raise ValueError(f"--{split}-file {path}: " + ("a directory, not a file" if Path(path).is_dir()
-                                                            else "no such file"))
     columns = dict(premise=premise, hypothesis=hypothesis, label=label, id_column=id_column, quoting=quoting)
     examined = next(iter(files))
     chosen, note, key = targets.SCORES, None, None
