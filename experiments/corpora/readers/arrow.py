@@ -147,6 +147,8 @@ def _read_columns(path: Path, columns: list[str]):
             _check_decoded(path, size)
             batches.append(batch)
         return pa.Table.from_batches(batches, schema=selected)
+    except DataFormatError:
+        raise
     except (pa.ArrowException, OSError, ValueError) as exc:
         raise DataFormatError(path, None, f"not a readable {_kind(path)} file ({_first_line(exc)})") from None
 
