@@ -54,6 +54,7 @@ def _predict(args, given: dict, output) -> int:
     from experiments.outputs.submissions import require_every_row
     from experiments.outputs.tabular import SUFFIXES, format_table
     from features.labels import two_class
+    from features.runtime.shown import shown
     from features.storage.atomic import atomic_write
 
     model_path, input_path, out = output(args, "model_file"), output(args, "input"), output(args, "predictions")
@@ -113,8 +114,8 @@ def _predict(args, given: dict, output) -> int:
         data = dataset.load("test", None, config.on_bad_row)
     else:
         data = read_custom(path, "input", "predict", config.on_bad_row, quoting=config.quoting, **columns)
-    for note in data.notes:
-        print(f"note: {note}", file=sys.stderr)
+    for note in data.notes:  # they quote the input's column names: shown escaped, in one line
+        print(f"note: {shown(note, 2000)}", file=sys.stderr)
     require_every_row(data, out)
     if data.skipped:
         print(f"skipped {sum(data.skipped.values())} row(s): {dict(data.skipped)}", file=sys.stderr)
@@ -122,9 +123,9 @@ def _predict(args, given: dict, output) -> int:
     if config.label_map:
         mapped = [p if p.label is None else p.with_label(config.label_map.get(p.label, p.label)) for p in pairs]
         if "label_map" not in given and any(a.label != b.label for a, b in zip(pairs, mapped)):
-            shown = ",".join(f"{k}={v}" for k, v in config.label_map.items())
-            print(f"note: the gold column shows {input_name}'s labels mapped by the model's label map ({shown}), "
-                  "as they were in training", file=sys.stderr)
+            mapping = shown(",".join(f"{k}={v}" for k, v in config.label_map.items()), 500)  # the model file's
+            print(f"note: the gold column shows {shown(input_name)}'s labels mapped by the model's label map "
+                  f"({mapping}), as they were in training", file=sys.stderr)
         pairs = mapped
     notes: list[str] = []
     pairs = predictor.annotated(pairs, jobs=config.jobs, progress=config.progress, notes=notes)

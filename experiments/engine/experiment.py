@@ -18,6 +18,7 @@ from joblib import Parallel, delayed
 import features
 from features.featurizer import PairFeaturizer, featurize_progress
 from features.labels import NLI2, NLI3
+from features.runtime.shown import shown
 from models import majority
 from models import mean as mean_model
 from models.common import check_training_labels
@@ -390,8 +391,8 @@ def run(config: RunConfig, log=None) -> Outcome:
     notes: list[str] = list(config.notes)
     rows = plan_rows(config, config.corpus(), notes)
     notes += unread_options(config, rows)
-    for note in notes:
-        log(f"note: {note}")
+    for note in notes:  # notes quote file text (column names, labels): one printable line each
+        log(f"note: {shown(note, 2000)}")
     prepared = prepare(config, rows, log)
     rows = _runnable(rows, prepared.data, notes, log)
     started = time.perf_counter()
