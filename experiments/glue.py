@@ -18,6 +18,7 @@ import sys
 
 
 def main(argv=None) -> int:
+    from experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
     from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
     from experiments.engine.glue_benchmark import GLUE_TASKS
 
@@ -30,8 +31,10 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes for annotation and grids")
     parser.add_argument("--quiet", action="store_true", help="the final table only")
     parser.add_argument("--overwrite", action="store_true", help="replace files an earlier run wrote in --out")
+    add_read_limit_argument(parser)
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+        apply_read_limits(args.read_limits)
         from pathlib import Path
 
         from experiments.commandline.paths import OutputPlan

@@ -25,9 +25,8 @@ from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
 from features.pair import Pair, pairs_from_columns
 
-from .common import (BAD_SCORE, LIMITS, MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows,
-                     DataFormatError, SplitData, check_input, check_rows, check_unique_columns, find_columns,
-                     score_problem)
+from .common import (BAD_SCORE, LIMITS, MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows, DataFormatError,
+                     SplitData, check_input, check_rows, check_unique_columns, find_columns, score_problem)
 
 if TYPE_CHECKING:
     import numpy as np
