@@ -469,3 +469,17 @@ def test_bundle_cuts_an_error_line_quoting_a_huge_label(tmp_path):
     done = run_script("experiments/bundle.py", "glue", tmp_path / "sub", "--out", tmp_path / "b.zip", timeout=120)
     line = _one_line_refusal(done, "RTE.tsv")
     assert len(line) < 2200
+
+
+def test_a_table_of_a_hub_dataset_is_bounded_in_rows_too(limits):
+    import pyarrow as pa
+
+    from experiments.corpora.readers.arrow import read_table
+    from experiments.corpora.readers.common import DataFormatError
+    table = pa.table({"premise": ["A man sleeps ."] * 3, "hypothesis": ["A man rests ."] * 3})
+    limits.rows = 2
+    with pytest.raises(DataFormatError, match=r"hf:x\[train\]: more than 2 rows"):
+        read_table(table, "hf:x[train]", "x", "train", premise="premise", hypothesis="hypothesis", label=None)
+    limits.rows = 3
+    assert len(read_table(table, "hf:x[train]", "x", "train", premise="premise", hypothesis="hypothesis",
+                          label=None).pairs) == 3

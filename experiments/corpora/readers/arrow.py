@@ -330,6 +330,7 @@ def read_table(table, where: str, dataset: str, split: str, on_bad_row: str = "e
         raise DataFormatError(where, None, f"a malformed table ({_first_line(exc)})") from None
     bad = BadRows(Path(where), on_bad_row)
     n = table.num_rows
+    check_rows(where, n)  # a hub dataset's table too (a file's rows were bounded from its metadata)
     bad.rows = n
     rules = _Rules(n)
     names = set(table.column_names)
