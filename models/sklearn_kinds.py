@@ -469,23 +469,14 @@ def _hist_gradient_boosting() -> EstimatorKind:
     def restore(estimator, values, sizes):
         fitted = _start(estimator, HistGradientBoostingClassifier, values, sizes)
         _refuse(not isinstance(estimator.loss, str), "the estimator's loss is not 'log_loss'")
-        n_features, classes = sizes["n_features"], values["classes_"]
         encoder = LabelEncoder()
-        encoder.classes_ = classes
-        set_fitted(estimator, {
-            **fitted, "_label_encoder": encoder, "n_trees_per_iteration_": sizes["n_trees_per_iteration"],
-            "_baseline_prediction": values["_baseline_prediction"], "_predictors": values["_predictors"],
-            "_n_features": n_features, "is_categorical_": None, "_preprocessor": None,
-            "_is_categorical_remapped": None, "_bin_mapper": _numerical_bin_mapper(estimator, n_features)})
+        encoder.classes_ = values["classes_"]
         # fit's own choice of loss: binomial for two classes, multinomial over n otherwise.
-        estimator._loss = estimator._get_loss(sample_weight=None)
-        return estimator
+        return _set_boosting(estimator, values, sizes, {**fitted, "_label_encoder": encoder})
 
     def ready(estimator):
         _ready_classifier(estimator)
-        categorical = estimator.is_categorical_
-        _refuse(estimator._preprocessor is not None or (categorical is not None and np.any(categorical)),
-                "it has categorical features (their category bitsets are not kept)")
+        _ready_boosting(estimator)
         _refuse(any(predictor.nodes["is_categorical"].any() for iteration in estimator._predictors
                     for predictor in iteration), "it has categorical splits")
         _refuse(not isinstance(estimator.loss, str), "its loss is a loss object, not 'log_loss'")
@@ -513,20 +504,11 @@ def _hist_gradient_boosting_regressor() -> EstimatorKind:
         if not isinstance(estimator, HistGradientBoostingRegressor):
             raise ValueError(f"a HistGradientBoostingRegressor state cannot be restored into a {type(estimator).__name__}")
         _refuse(estimator.loss != "squared_error", "the estimator's loss is not 'squared_error'")
-        n_features = sizes["n_features"]
-        set_fitted(estimator, {
-            "n_features_in_": n_features, "n_trees_per_iteration_": 1,
-            "_baseline_prediction": values["_baseline_prediction"], "_predictors": values["_predictors"],
-            "_n_features": n_features, "is_categorical_": None, "_preprocessor": None,
-            "_is_categorical_remapped": None, "_bin_mapper": _numerical_bin_mapper(estimator, n_features)})
-        estimator._loss = estimator._get_loss(sample_weight=None)
-        return estimator
+        return _set_boosting(estimator, values, sizes, {"n_features_in_": sizes["n_features"]})
 
     def ready(estimator):
         check_is_fitted(estimator)
-        categorical = estimator.is_categorical_
-        _refuse(estimator._preprocessor is not None or (categorical is not None and np.any(categorical)),
-                "it has categorical features (their category bitsets are not kept)")
+        _ready_boosting(estimator)
         _refuse(estimator.loss != "squared_error", "its loss is not 'squared_error'")
 
     schema = Schema(HistGradientBoostingRegressor.__name__, fields, check=check,
@@ -535,6 +517,25 @@ def _hist_gradient_boosting_regressor() -> EstimatorKind:
 
 
 HIST_GRADIENT_BOOSTING_REGRESSOR = _hist_gradient_boosting_regressor().schema
+
+
+def _set_boosting(estimator, values, sizes, fitted: dict):
+    """Set a boosted model's checked trees and what its predict reads besides (numerical features
+    only), then the loss its fit would choose."""
+    n_features = sizes["n_features"]
+    set_fitted(estimator, {
+        **fitted, "n_trees_per_iteration_": sizes["n_trees_per_iteration"],
+        "_baseline_prediction": values["_baseline_prediction"], "_predictors": values["_predictors"],
+        "_n_features": n_features, "is_categorical_": None, "_preprocessor": None,
+        "_is_categorical_remapped": None, "_bin_mapper": _numerical_bin_mapper(estimator, n_features)})
+    estimator._loss = estimator._get_loss(sample_weight=None)
+    return estimator
+
+
+def _ready_boosting(estimator) -> None:
+    categorical = estimator.is_categorical_
+    _refuse(estimator._preprocessor is not None or (categorical is not None and np.any(categorical)),
+            "it has categorical features (their category bitsets are not kept)")
 
 
 def _numerical_bin_mapper(estimator, n_features: int) -> _BinMapper:

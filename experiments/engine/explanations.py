@@ -80,19 +80,23 @@ def _moving_features(weights, featurizer, cols, X, k: int) -> list[str]:
     X = X.tocsr()
     out = []
     for i in range(X.shape[0]):
-        start, stop = X.indptr[i], X.indptr[i + 1]
-        idx, values = X.indices[start:stop], X.data[start:stop]
+        idx, values = X.indices[X.indptr[i]:X.indptr[i + 1]], X.data[X.indptr[i]:X.indptr[i + 1]]
         contribution = values * weights[idx]
-        parts = []
-        for j in np.argsort(-np.abs(contribution), kind="stable")[:k]:
-            if contribution[j] == 0:
-                continue
-            feature = int(cols[idx[j]] if cols is not None else idx[j])
-            value = featurizer.raw_value(feature, float(values[j]))
-            shown = "" if value is None else f"={_value(value)}"
-            parts.append(f"{featurizer.feature_name(feature)}{shown} ({contribution[j]:+.2f})")
-        out.append("; ".join(parts))
+        best = np.argsort(-np.abs(contribution), kind="stable")[:k]
+        out.append(_shown(featurizer, cols, idx, values, contribution, [j for j in best if contribution[j] != 0]))
     return out
+
+
+def _shown(featurizer, cols, idx, values, contribution, chosen) -> str:
+    """`hyp_ngrams:not (+1.21); overlap:pct_content=0 (+0.54)`: the chosen entries of one row,
+    each with its value as the feature computed it (none for an indicator) and its contribution."""
+    parts = []
+    for j in chosen:
+        feature = int(cols[idx[j]] if cols is not None else idx[j])
+        value = featurizer.raw_value(feature, float(values[j]))
+        shown = "" if value is None else f"={_value(value)}"
+        parts.append(f"{featurizer.feature_name(feature)}{shown} ({contribution[j]:+.2f})")
+    return "; ".join(parts)
 
 
 def _pushing_features(weights, classes, featurizer, cols, X, predicted, k: int) -> list[str]:
@@ -105,19 +109,10 @@ def _pushing_features(weights, classes, featurizer, cols, X, predicted, k: int) 
     X = X.tocsr()
     out = []
     for i, label in enumerate(predicted):
-        start, stop = X.indptr[i], X.indptr[i + 1]
-        idx, values = X.indices[start:stop], X.data[start:stop]
+        idx, values = X.indices[X.indptr[i]:X.indptr[i + 1]], X.data[X.indptr[i]:X.indptr[i + 1]]
         contribution = values * centred[column[label], idx]
         best = np.argsort(-contribution, kind="stable")[:k]
-        parts = []
-        for j in best:
-            if contribution[j] <= 0:
-                continue
-            feature = int(cols[idx[j]] if cols is not None else idx[j])
-            value = featurizer.raw_value(feature, float(values[j]))
-            shown = "" if value is None else f"={_value(value)}"
-            parts.append(f"{featurizer.feature_name(feature)}{shown} ({contribution[j]:+.2f})")
-        out.append("; ".join(parts))
+        out.append(_shown(featurizer, cols, idx, values, contribution, [j for j in best if contribution[j] > 0]))
     return out
 
 
