@@ -192,3 +192,11 @@ def test_usage_errors_name_the_split_of_a_bad_score():
             experiments.run(dataset="bad-scores", quiet=True)
     finally:
         CORPORA.pop("bad-scores")
+
+
+def test_a_score_task_through_the_curves_command(cli, tmp_path):
+    done = cli("curve", "--dataset", "demo-similarity", "--sizes", "50,all", "--seeds", "1", "--configs",
+               "unlexicalized", "--out", tmp_path / "c", "--quiet")
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "c" / "curve.json").read_text())
+    assert record["metric"] == "mean_of_pearson_spearman" and [p["size"] for p in record["curve"]["unlexicalized"]] == [50, 4000]
