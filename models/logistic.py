@@ -7,7 +7,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.linalg import blas
 from scipy.special import logsumexp
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
@@ -687,7 +686,7 @@ def _preconditioned_cg(hessian_times, g: np.ndarray, precondition, floor: float 
     z = precondition(r, np.empty_like(g))
     direction = z.copy()
     rz = np.dot(r, z)
-    Hd = np.empty_like(g)
+    Hd, scaled = np.empty_like(g), np.empty_like(g)
     for _ in range(MAX_CG):
         hessian_times(direction, Hd)
         curvature = np.dot(direction, Hd)
@@ -696,8 +695,8 @@ def _preconditioned_cg(hessian_times, g: np.ndarray, precondition, floor: float 
         alpha = rz / curvature
 
         def moved(lo, hi):
-            _axpy(alpha, direction[lo:hi], p[lo:hi])
-            _axpy(-alpha, Hd[lo:hi], r[lo:hi])
+            _axpy(alpha, direction[lo:hi], p[lo:hi], scaled[lo:hi])
+            _axpy(-alpha, Hd[lo:hi], r[lo:hi], scaled[lo:hi])
 
         in_parts(moved, len(g))
         if np.sqrt(np.dot(r, r)) <= target:
@@ -744,9 +743,14 @@ def _logsumexp_rows(Z: np.ndarray) -> np.ndarray:
     return np.log1p(np.where(rest == 0, rest, rest / ties)) + np.log(ties) + top
 
 
-def _axpy(a: float, x: np.ndarray, y: np.ndarray) -> None:
-    """y += a * x in place (BLAS, no temporary)."""
-    blas.daxpy(x, y, a=a)
+def _axpy(a: float, x: np.ndarray, y: np.ndarray, scratch: np.ndarray) -> None:
+    """y += a * x in place, a * x rounded first (into `scratch`, as long as x): two correctly
+    rounded operations per value, the same on every CPU and wherever a part begins. BLAS's daxpy
+    is not: its Haswell/Zen kernel fuses the multiply and the add (one rounding) in its vector
+    loop and not in its scalar loop over a part's last values, so a value's bits depended on where
+    the part holding it began, and on whether the CPU has FMA at all."""
+    np.multiply(x, a, out=scratch)
+    y += scratch
 
 
 def _check_state(values, sizes) -> None:
