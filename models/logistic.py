@@ -420,6 +420,15 @@ class _Newton:
         penalty = np.full(m * K, lam)
         penalty[-K:] = 0.0  # intercepts are not penalized
         H[np.diag_indices_from(H)] += penalty
+        # The intercepts all moving together is H's null direction u, exactly; but the Grams are
+        # float32 sums, whose rounding leaves its eigenvalue at ~1e-8 of the largest rather than
+        # 0, and whether that fell below the cutoff depended on the BLAS kernel's order of sums
+        # (with OpenBLAS's Prescott kernel it did not: ~2e7 on the intercepts). Projected out in
+        # float64, (I - uu')H(I - uu'), its eigenvalue is rounding of float64 instead.
+        u = np.zeros(m * K)
+        u[-K:] = 1 / np.sqrt(K)
+        Hu = H @ u
+        H += np.outer(u, u) * (u @ Hu) - np.outer(Hu, u) - np.outer(u, Hu)
         values, vectors = np.linalg.eigh(H)
         keep = values > 1e-10 * max(values[-1], 1e-300)
         return (vectors[:, keep] / values[keep]) @ vectors[:, keep].T

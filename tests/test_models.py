@@ -336,8 +336,16 @@ def test_newton_pcg_block_of_dense_columns_inverts_the_hessian_there():
         problem.transposed(U, H[:, i])
         H[problem.weights, i] += lam * e[problem.weights]
     block = problem.block_index
+    # The same block in float64 from its definition, sum over rows of (a a') x (diag(p) - p p') / n
+    # + the penalty: its null direction (the intercepts all moving together) has an eigenvalue of
+    # float64 rounding, which the pseudo-inverse's cutoff drops whatever the CPU. (From the float32
+    # products above it is rounding of float32, above or below the cutoff as the kernel sums.)
+    A = np.hstack([X[:, problem.used[problem.block]].toarray().astype(np.float64), np.ones((60, 1))])
+    exact = sum(np.kron(np.outer(a, a), np.diag(p) - np.outer(p, p)) for a, p in zip(A, P)) / 60
+    exact[np.diag_indices(len(exact) - 3)] += lam
+    np.testing.assert_allclose(H[np.ix_(block, block)], exact, atol=1e-6)  # as the products compute it
     inverse = problem.block_inverse(P, lam)
-    np.testing.assert_allclose(inverse, np.linalg.pinv(H[np.ix_(block, block)], rcond=1e-10, hermitian=True),
+    np.testing.assert_allclose(inverse, np.linalg.pinv(exact, rcond=1e-10, hermitian=True),
                                rtol=1e-4, atol=1e-4 * np.abs(inverse).max())
     problem.close()
 
