@@ -43,7 +43,20 @@ NEWTON_FROM_ROWS = 100_000
 # meets at once: the penalty's gradient changes by less than 1e-4 between neighbouring Cs), the
 # relative change of the weights over an epoch for sag/saga (saga at its former 1e-2 stopped
 # after ~10 epochs, 0.1-2% above the optimum, and below 1e-4 it stalls).
-SOLVER_TOL = {NEWTON: 5e-4, "newton-cg": 1e-4, "saga": 1e-4, "sag": 1e-4, "lbfgs": 1e-4}
+SOLVER_TOL = {NEWTON: 5e-4, "newton-cg": 1e-8, "saga": 1e-4, "sag": 1e-4, "lbfgs": 1e-4}
+# Below NEWTON_FROM_ROWS ("auto"), scikit-learn's newton-cg runs in float64 to max
+# |gradient| <= 1e-8, with BLAS on one thread. At 1e-4 in the featurizer's float32 (before), a fit
+# stopped wherever its path had reached, and the path hung on the last bits of BLAS's dot products
+# and numpy's SIMD loops: with OpenBLAS's Haswell, SkylakeX and Sandybridge kernels (numpy's AVX-512
+# or baseline loops), SICK's paper table differed in 7 of its 10 rows (CV scores, and the stacked
+# row's dev accuracy 82.0 / 82.6 / 82.4), and the weights of SICK's strongest group by up to 3e-2.
+# In float64 at 1e-4 they still differed by up to 1.5e-2 (a solver's inexact steps carry rounding
+# into where it stops); at 1e-8 every figure of the table, every CV score and prediction included,
+# is the same with the three kernels, the weights within 4e-5. Cost: 2.2x the CPU time of a float32
+# fit at 1e-4 on SICK's strongest group (7 values of C: 15.8 s against 7.2 s). BLAS threads: the
+# dot products of a few tens of thousands of values gain nothing from a second thread, whose
+# hand-over cost a float64 fit 4x its time on a shared machine (and a thread count changes the
+# order of a dot product's sums).
 # Conjugate-gradient steps per Newton step: where C is large the late steps would take hundreds;
 # capped, Newton takes a few more steps for far fewer products in all (docs/performance.md).
 # Below the cap, CG stops at the usual inexact-Newton residual, or at CG_FLOOR times the stopping
@@ -136,9 +149,12 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         if previous is not None:
             coef = previous.model_.coef_
             model.coef_, model.intercept_ = (coef if present is None else coef[:, present]), previous.model_.intercept_
-        with warnings.catch_warnings(record=True) as caught:
+        # In float64 (scikit-learn would solve in the featurizer's float32), to a tight tolerance
+        # (`SOLVER_TOL`), on one BLAS thread: so that the fit is the optimum's, not the solver's
+        # path's, and the same on every CPU (measured: the note at `SOLVER_TOL`).
+        with warnings.catch_warnings(record=True) as caught, threadpool_limits(1, user_api="blas"):
             warnings.simplefilter("always", ConvergenceWarning)
-            model.fit(X_fit, y)
+            model.fit(X_fit.astype(np.float64, copy=False), y)
         if present is not None:
             _widen(model, present, X.shape[1])
         self.n_iter_ = int(np.max(model.n_iter_))

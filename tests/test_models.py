@@ -239,6 +239,24 @@ def test_fit_path_below_newton_from_rows_fits_each_value_cold():
         np.testing.assert_array_equal(model.model_.coef_, cold.model_.coef_)  # exactly the cold fit
 
 
+@pytest.mark.parametrize("C", [0.1, 10.0])
+def test_scikit_learn_fits_land_on_the_optimum_whatever_the_cpu(C):
+    # Below NEWTON_FROM_ROWS a fit is scikit-learn's newton-cg in float64 to max |gradient| <= 1e-8:
+    # its weights are the optimum's to ~1e-7, so what a run reports does not hang on where the
+    # solver's path stopped, which the CPU's kernels decide (CI runs this with OpenBLAS's Haswell
+    # kernel and with numpy's baseline loops). In float32 at 1e-4, as before, the weights here
+    # were 5.6e-4 (C = 0.1) and 4.3e-2 (C = 10) from the optimum.
+    from sklearn.linear_model import LogisticRegression
+    X, y = _sparse_problem(seed=6, rows=600)  # float32, as the featurizer's
+    present = np.flatnonzero(np.bincount(X.indices, minlength=X.shape[1]))
+    model = LogisticClassifier(C=C).fit(X, y)
+    optimum = LogisticRegression(C=C, solver="newton-cg", tol=1e-12, max_iter=1000).fit(
+        X.astype(np.float64)[:, present], y)
+    assert model.solver_ == "newton-cg" and model.converged_ and model.model_.coef_.dtype == np.float64
+    np.testing.assert_allclose(model.model_.coef_[:, present], optimum.coef_, rtol=0, atol=2e-6)
+    np.testing.assert_allclose(model.model_.intercept_, optimum.intercept_, rtol=0, atol=2e-6)
+
+
 @pytest.mark.parametrize("classes", [2, 3])
 def test_columns_no_training_row_has_get_weight_zero_and_the_same_optimum(classes):
     from sklearn.linear_model import LogisticRegression
