@@ -10,7 +10,10 @@
     python experiments/benchmark.py --formats /tmp/formats --data-dir DIR   # jsonl vs parquet vs Arrow reading
     python experiments/benchmark.py --write-qqp DIR          # a QQP-sized corpus in QQP's layout, for speed
 
-Featurization is measured `--repeats` times and the median is reported (the machine is shared
+Every record holds the machine it was measured on (`machine`: the CPU, the cores this process
+may use, numpy's SIMD groups, the kernel each OpenBLAS picked and the settings that chose them,
+such as OPENBLAS_CORETYPE; experiments/measure/machine.py): speed, and a fit's last bits, depend
+on all of them. Featurization is measured `--repeats` times and the median is reported (the machine is shared
 and noisy); the straightforward per-pair dict + DictVectorizer build and scikit-learn's
 HashingVectorizer are measured in the same run (HashingVectorizer's runs alternating with ours),
 so their ratios are comparable. Each built-in feature type is also measured alone (on real SICK
@@ -25,7 +28,9 @@ newton-cg run to 1e-8 on 100,000 of the pairs (`objective_gap`, `accuracy_gap_vs
 
 --main-job times the main job, `experiments/run.py --dataset snli --ablate
 cross_bigrams`, as a process on the generated corpus (or on --data-dir), --repeats times:
-wall time, peak RSS, the stages of its record, the choice of C and convergence of every fit.
+wall time, peak RSS, the stages of its record, the choice of C and convergence of every fit,
+and its fit over its read + featurize in the same run (`fit_over_read_and_featurize`: a ratio
+travels between machines better than seconds do).
 --strongest times `experiments/run.py --dataset snli --features strongest` the same way, from an
 empty cache (every sentence lemmatized and parsed, every feature computed) and then again from
 the cache that run filled (the costly types' values: `features.storage.value_cache`), with each run's
@@ -101,10 +106,14 @@ def main(argv=None) -> int:
     from experiments.measure.commands import bench_commands
     from experiments.measure.end_to_end import bench_end_to_end
     from experiments.measure.featurizing import bench_features, corpus_shape
+    from experiments.measure.machine import describe, machine
     from experiments.measure.tagging import bench_tagging
     from experiments.outputs.records import peak_rss_bytes, versions, write_json_atomic
     began = time.perf_counter()
-    record: dict = {"versions": versions(), "cpus": os.cpu_count()}
+    # The machine beside every figure: speed (and a fit's last bits) depend on the CPU, numpy's SIMD
+    # groups and OpenBLAS's kernel (docs/performance.md).
+    record: dict = {"versions": versions(), "cpus": os.cpu_count(), "machine": machine()}
+    log(f"machine: {describe(record['machine'])}")
     if args.write_qqp:
         from experiments.corpora.generated.qqp import write_qqp
         print("wrote " + " and ".join(map(str, write_qqp(Path(args.write_qqp), seed=args.seed))))

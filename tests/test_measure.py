@@ -25,6 +25,42 @@ def test_the_main_job_benchmark_reads_the_record_of_a_real_run():
     assert run["chosen"]["C"] > 0 and not run["refit"] and figures["every_fit_converged"]
     assert run["scores"] and run["fits"] and 0 < run["dev_accuracy"] <= 1
     assert figures["wall_seconds_median"] == run["wall_seconds"] and figures["same_choice_every_run"]
+    stages = run["stages"]
+    ratio = stages["fit_and_evaluate"] / (stages["load_and_annotate"] + stages["featurize"])
+    assert run["fit_over_read_and_featurize"] == pytest.approx(ratio)
+    assert figures["fit_over_read_and_featurize_median"] == pytest.approx(ratio)
+
+
+def test_the_fit_over_read_and_featurize_ratio_counts_the_parse_as_reading():
+    from experiments.measure.commands import fit_over_read_and_featurize
+    assert fit_over_read_and_featurize({"load_and_annotate": 8.2, "featurize": 5.5, "fit_and_evaluate": 13.7}) == pytest.approx(1.0)
+    assert fit_over_read_and_featurize({"load_and_annotate": 5.0, "parse": 3.0, "featurize": 2.0,
+                                        "fit_and_evaluate": 30.0}) == pytest.approx(3.0)
+    assert fit_over_read_and_featurize({"featurize": 2.0}) is None
+
+
+def test_the_machine_record_says_which_kernels_ran():
+    # Every benchmark record carries the CPU, numpy's SIMD groups and OpenBLAS's kernel beside its
+    # figures; switched off in a child, numpy's groups above its baseline are gone from its record.
+    import json
+    import os
+    import subprocess
+
+    from experiments.measure.machine import describe, machine
+    here = machine()
+    assert here["cpu"] and here["cores"] >= here["usable_cores"] >= 1 and here["numpy_simd"]["baseline"] is not None
+    assert here["blas"] and all({"library", "kernel", "threads"} <= set(b) for b in here["blas"])
+    assert describe(here).startswith(here["cpu"])
+    if not here["numpy_simd"]["found"]:
+        pytest.skip("numpy found no SIMD group above its baseline on this CPU")
+    code = "import json; from experiments.measure.machine import machine; print(json.dumps(machine()))"
+    groups = ",".join(here["numpy_simd"]["found"])
+    child = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NPY_DISABLE_CPU_FEATURES": groups},
+                           capture_output=True, text=True, timeout=120, check=True)
+    there = json.loads(child.stdout)
+    assert there["numpy_simd"] == {"baseline": here["numpy_simd"]["baseline"], "found": []}
+    assert there["settings"]["NPY_DISABLE_CPU_FEATURES"] == groups
+    assert "only" in describe(there)
 
 
 def test_the_benchmark_default_is_snli_size():

@@ -101,6 +101,7 @@ def main_job_once(data_dir: Path, out: Path, arguments: list[str] = MAIN_JOB, en
     return {
         "command": ["python", "experiments/run.py", *arguments, "--data-dir", "DIR", "--out", "FILE", "--overwrite"],
         **figures, "stages": timings, "featurize_by_type": record["timings"].get("featurize_by_type"),
+        "fit_over_read_and_featurize": fit_over_read_and_featurize(timings),
         "outside_stages_seconds": figures["wall_seconds"] - sum(timings.values()),  # start-up, imports, the record
         "chosen": selection.get("chosen"), "scores": selection.get("scores"), "skipped": selection.get("skipped"),
         "stopped_early": selection.get("stopped_early"), "stopped": selection.get("stopped"), "refit": selection.get("refit"),
@@ -111,6 +112,16 @@ def main_job_once(data_dir: Path, out: Path, arguments: list[str] = MAIN_JOB, en
         "n_columns": row.get("n_columns"),
         "value_cache": record.get("value_cache"),
     }
+
+
+def fit_over_read_and_featurize(stages: dict) -> float | None:
+    """A run's fit (choosing C and fitting) over its read and featurize stages, in the same run:
+    a figure that compares the fit with parts of the job whose speed hardly depends on the BLAS
+    kernel, so that it travels between machines better than seconds do."""
+    read = stages.get("load_and_annotate", 0.0) + stages.get("parse", 0.0)
+    featurize = stages.get("featurize", 0.0)
+    fit = stages.get("fit_and_evaluate")
+    return fit / (read + featurize) if fit is not None and read + featurize > 0 else None
 
 
 def strongest_once(data_dir: Path, out: Path) -> dict:
@@ -183,13 +194,17 @@ def bench_commands(which: str, data_dir: str | None, n_pairs: int, seed: int, re
 def _main_job_line(r: dict) -> str:
     return (f"{r['wall_seconds']:.1f}s wall, peak RSS {r['peak_rss_bytes'] / 2 ** 30:.2f} GiB (process tree "
             f"{r['peak_tree_rss_bytes'] / 2 ** 30:.2f} GiB), C={r['chosen']}, dev {100 * r['dev_accuracy']:.2f}%, "
-            f"stages {', '.join(f'{k} {v:.1f}' for k, v in r['stages'].items())}; "
+            f"stages {', '.join(f'{k} {v:.1f}' for k, v in r['stages'].items())}, fit / (read + featurize) "
+            f"{r['fit_over_read_and_featurize'] or float('nan'):.2f}; "
             f"load {r['load_average_before'][0]:.2f} -> {r['load_average_after'][0]:.2f}")
 
 
 def _summary(runs: list[dict]) -> dict:
     """Medians over runs of run.py (wall, peak RSS, each stage), and whether they agree."""
+    ratios = [r["fit_over_read_and_featurize"] for r in runs if r.get("fit_over_read_and_featurize") is not None]
     return {"wall_seconds_median": statistics.median(r["wall_seconds"] for r in runs),
+            "fit_over_read_and_featurize_median": statistics.median(ratios) if ratios else None,
+            "fit_over_read_and_featurize_runs": ratios,
             "peak_rss_bytes_median": int(statistics.median(r["peak_rss_bytes"] for r in runs)),
             "peak_tree_rss_bytes_max": max(r["peak_tree_rss_bytes"] for r in runs),
             "stages_median": {k: statistics.median(r["stages"].get(k, 0.0) for r in runs) for k in runs[0]["stages"]},
