@@ -70,6 +70,7 @@ def describe(record: dict) -> str:
     kernels = sorted({str(b["kernel"]) for b in record["blas"]})
     simd = record["numpy_simd"]
     settings = " ".join(f"{k}={v}" for k, v in record["settings"].items())
-    return (f"{record['cpu']} ({record['usable_cores']} cores); numpy SIMD {'+'.join(simd['baseline'])}"
+    cores = record["usable_cores"]
+    return (f"{record['cpu']} ({cores} core{'' if cores == 1 else 's'}); numpy SIMD {'+'.join(simd['baseline'])}"
             f"{' + ' + ', '.join(simd['found']) if simd['found'] else ' only'}; OpenBLAS {', '.join(kernels)}"
             f"{'; ' + settings if settings else ''}")
