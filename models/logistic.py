@@ -52,8 +52,9 @@ SOLVER_TOL = {NEWTON: 5e-4, "newton-cg": 1e-8, "saga": 1e-4, "sag": 1e-4, "lbfgs
 # or baseline loops), SICK's paper table differed in 7 of its 10 rows (CV scores, and the stacked
 # row's dev accuracy 82.0 / 82.6 / 82.4), and the weights of SICK's strongest group by up to 3e-2.
 # In float64 at 1e-4 they still differed by up to 1.5e-2 (a solver's inexact steps carry rounding
-# into where it stops); at 1e-8 every figure of the table, every CV score and prediction included,
-# is the same with the three kernels, the weights within 4e-5. Cost: 2.2x the CPU time of a float32
+# into where it stops), and at 1e-6 the stacked row still read 82.4 / 82.4 / 82.6; at 1e-7 and
+# 1e-8 every figure of the table, every CV score and prediction included, is the same with the
+# three kernels (1e-8 for a margin: the weights agree within 4e-5, the table costs ~10% more). Cost: 2.2x the CPU time of a float32
 # fit at 1e-4 on SICK's strongest group (7 values of C: 15.8 s against 7.2 s). BLAS threads: the
 # dot products of a few tens of thousands of values gain nothing from a second thread, whose
 # hand-over cost a float64 fit 4x its time on a shared machine (and a thread count changes the
