@@ -248,10 +248,11 @@ def test_the_cache_key_lives_outside_the_cache_and_is_private(tmp_path, monkeypa
     assert cache_key.cache_key() == first  # read back, not made anew
 
 
-def test_loading_a_model_that_reads_parses_writes_nothing(tmp_path, monkeypatch):
+def test_loading_a_model_that_reads_parses_writes_nothing(tmp_path, monkeypatch, tiny_wordnet):
     from experiments.outputs.model_files import load_predictor
     from features.text import parsing
     path = tmp_path / "syntax.model"
+    monkeypatch.setenv("NLTK_DATA", str(tiny_wordnet))  # syntax reads WordNet: the bare machine has none
     monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "training-cache"))
     next(iter(experiments.run(dataset="demo", quiet=True, train_size=200, features="syntax").models.values())).save(path)
     monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))

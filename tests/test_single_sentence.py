@@ -63,7 +63,8 @@ def test_tables_keep_one_note_and_drop_a_row_with_nothing_left():
     rows = dict(rows_of(notes, artifact_table=True))
     assert rows["hypothesis_only"] == ("hyp_ngrams",) and rows["unlexicalized"] == ("length_diff",)
     assert "premise_only" not in rows
-    assert notes[-1] == "row premise_only left out: its features all read the premise, and cola is single sentences"
+    # Without WordNet a note on the strongest row may follow: the premise_only one is there, once.
+    assert notes.count("row premise_only left out: its features all read the premise, and cola is single sentences") == 1
     assert sum("left out of every group" in note for note in notes) == 1
     notes = []
     ablation = rows_of(notes, ablation_table=True)
