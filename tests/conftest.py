@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,6 +28,20 @@ SCRIPTS = {
     "download": "experiments.download", "benchmark": "experiments.benchmark",
     "choose_defaults": "experiments.choose_defaults", "bundle": "experiments.bundle", "glue": "experiments.glue",
 }
+def pytest_configure(config):
+    """Tests annotate into a cache of their own, removed at the end, unless NLI_CACHE_DIR names one
+    (CI's corpus phase keeps its cache): no test depends on, or adds to, what the user ran before."""
+    if not os.environ.get("NLI_CACHE_DIR"):
+        config.nli_cache_dir = tempfile.mkdtemp(prefix="nli-test-cache-")
+        os.environ["NLI_CACHE_DIR"] = config.nli_cache_dir
+
+
+def pytest_unconfigure(config):
+    if getattr(config, "nli_cache_dir", None):
+        os.environ.pop("NLI_CACHE_DIR", None)
+        shutil.rmtree(config.nli_cache_dir, ignore_errors=True)
+
+
 SCRIPT_FILES = {"run": "experiments/run.py", "curve": "learning_curves/run.py", "predict": "experiments/predict.py",
                 "compare": "experiments/compare.py", "download": "experiments/download.py"}
 

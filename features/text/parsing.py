@@ -23,8 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from ..runtime.progress import ProgressSwitch
-from .annotation import (CHUNK_SENTENCES, PARALLEL_MIN_SENTENCES, AnnotationCache, _installed_model, _model_id,
-                         _progress, default_cache_dir)
+from .annotation import (CHUNK_SENTENCES, PARALLEL_MIN_SENTENCES, TAGGER_STARTUP, AnnotationCache, _installed_model,
+                         _model_id, _progress, default_cache_dir)
 from .tree_dependencies import dependencies_from_tree
 
 Tokens = tuple[str, ...]
@@ -36,6 +36,7 @@ LABELS = ("ROOT", "acl", "acomp", "advcl", "advmod", "agent", "amod", "appos", "
           "pobj", "poss", "preconj", "predet", "prep", "prt", "punct", "quantmod", "relcl", "xcomp")
 LABEL_ID = {label: i for i, label in enumerate(LABELS)}
 PARSER_PIPES = ("tok2vec", "parser")
+PARSE_SECONDS = 1 / 1400  # spaCy's parser on given tokens, one core (Z5: 708,130 sentences in ~500 s)
 
 
 class SpacyParser:
@@ -184,7 +185,7 @@ def parse_sentences(sentences: Sequence[Tokens], *, trees: Sequence[str | None] 
         parser = parser or SpacyParser()
         cache = AnnotationCache(Path(cache_dir) if cache_dir else default_cache_dir(), parser.name)
         keys = [_key(s) for s in missing]
-        known = cache.load()
+        known = cache.load() if cache.worth_reading(len(missing), PARSE_SECONDS, TAGGER_STARTUP) else {}
         todo = []
         for key, sentence in zip(keys, missing):
             entry = known.get(key)
