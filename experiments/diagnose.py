@@ -6,6 +6,10 @@ non-entailed pairs, per subcase).
     python experiments/diagnose.py --diagnostic data/glue/AX/diagnostic-full.tsv --model mnli.model
     python experiments/diagnose.py --diagnostic data/superglue/AX-g/AX-g.jsonl --predictions out/AX-g.jsonl
     python experiments/diagnose.py --diagnostic data/hans/heuristics_evaluation_set.txt --model sick.model
+    python experiments/diagnose.py --diagnostic hans-mini --model sick.model   # generated: no download
+
+A diagnostic is its labeled file, or the name of the corpus holding it (ax, ax-g, hans: read from
+--data-dir; hans-mini: the HANS-style pairs the suite generates).
 
 Three-class predictions (GLUE's AX.tsv) get R3, the three-class Matthews correlation; two-class
 ones (SuperGLUE's AX-b.jsonl: entailment / not_entailment) get the two-class MCC against the gold
@@ -31,7 +35,10 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_import_argument(parser)
     parser.add_argument("--diagnostic", required=True,
-                        help="the labeled diagnostic-full.tsv, AX-g.jsonl, or HANS's heuristics_evaluation_set.txt")
+                        help="the labeled diagnostic-full.tsv, AX-g.jsonl, or HANS's heuristics_evaluation_set.txt; "
+                             "or a name: ax, ax-g, hans (under --data-dir), hans-mini (generated)")
+    parser.add_argument("--data-dir", help="where a diagnostic given by name is looked for (default: $NLI_DATA_DIR, "
+                                           "else ./data)")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--model", help="a model saved by run.py --save-model")
     source.add_argument("--predictions", help="a diagnostic's prediction file (AX.tsv, AX-b.jsonl, HANS's "
@@ -40,22 +47,30 @@ def main(argv=None) -> int:
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
-        from experiments.breakdowns.sets import diagnostic_for
+        from experiments.breakdowns.sets import diagnostic_for, named, names
         from experiments.commandline.paths import OutputPlan
         from experiments.engine.errors import UsageError
         from experiments.outputs.records import write_json_atomic
 
         plan = OutputPlan(overwrite=args.overwrite)
         plan.file(args.out, "--out")
-        plan.check([args.diagnostic, args.model or args.predictions])
         path = Path(args.diagnostic)
-        if not path.is_file():
-            raise UsageError(f"{path}: no such file")
-        try:
-            diagnostic = diagnostic_for(path)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        data = diagnostic.read(path)
+        by_name = None if path.is_file() else named(args.diagnostic)
+        if by_name is not None:
+            from experiments.corpora import get_corpus, resolve_data_dir
+            diagnostic, split = by_name
+            corpus, data_dir = get_corpus(args.diagnostic), resolve_data_dir(args.data_dir)
+            plan.check([*(p for p in corpus.candidates(split, data_dir) if p.exists()), args.model or args.predictions])
+            data = corpus.load(split, data_dir)  # not there: where it was looked for, and the download
+        else:
+            plan.check([args.diagnostic, args.model or args.predictions])
+            if not path.is_file():
+                raise UsageError(f"{path}: no such file, and not a diagnostic's name ({', '.join(names())})")
+            try:
+                diagnostic = diagnostic_for(path)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+            data = diagnostic.read(path)
         pairs = data.pairs
         predictor = None
         if args.model:

@@ -169,12 +169,49 @@ def test_with_hans_writes_the_file_that_diagnose_reads_back(cli, hans_path, tmp_
     assert json.loads((tmp_path / "h.json").read_text()) == recorded
 
 
-def test_with_hans_without_hans_is_a_note_and_refusals_come_before_training(cli, tmp_path):
-    done = cli("run", "--dataset", "demo", "--data-dir", tmp_path, "--features", "unlexicalized", "--C", "1",
-               "--with-hans", "--quiet")
+def test_diagnose_takes_a_diagnostic_by_name(cli, hans_path, tmp_path):
+    """`--diagnostic hans-mini` (no download) and `--diagnostic hans` (the file under --data-dir) work
+    as the files' paths do; a name that is neither a file nor a diagnostic's is one line."""
+    ids = [f"hans-mini-{i}" for i in range(600)]
+    predictions = tmp_path / "mini.txt"
+    predictions.write_text(hans_file_text(ids, ["entailment"] * 600))  # the heuristics' answer everywhere
+    done = cli("diagnose", "--diagnostic", "hans-mini", "--predictions", predictions, "--out", tmp_path / "m.json")
     assert done.returncode == 0, done.stderr
-    assert "skipping HANS: corpus 'hans' (split 'test') not found" in done.stdout
-    assert "download.py hans" in done.stdout
+    assert "hans-mini: 600 pairs, accuracy 50.0%" in done.stdout
+    written = json.loads((tmp_path / "m.json").read_text())
+    assert written["heuristics"] == {h: {"entailment": 1.0, "non-entailment": 0.0}
+                                     for h in ("lexical_overlap", "subsequence", "constituent")}
+    assert written["counts"]["heuristics"]["subsequence"] == {"entailment": 100, "non-entailment": 100}
+    mine = tmp_path / "preds.txt"
+    mine.write_text(hans_file_text(list(PREDICTED), list(PREDICTED.values())))
+    done = cli("diagnose", "--diagnostic", "hans", "--data-dir", hans_path.parents[1], "--predictions", mine)
+    assert done.returncode == 0, done.stderr
+    assert "HANS: 8 pairs, accuracy 62.5%" in done.stdout
+    done = cli("diagnose", "--diagnostic", "hans", "--data-dir", tmp_path / "none", "--predictions", mine)
+    assert done.returncode == 2 and "corpus 'hans' (split 'test') not found" in done.stderr
+    assert "download.py hans" in done.stderr
+    done = cli("diagnose", "--diagnostic", "hans-maxi", "--predictions", mine)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "hans-maxi: no such file, and not a diagnostic's name (ax, ax-g, hans, hans-mini)" in done.stderr
+
+
+def test_with_hans_without_hans_scores_hans_mini_and_a_hans_file_needs_hans(cli, tmp_path):
+    done = cli("run", "--dataset", "demo", "--data-dir", tmp_path, "--features", "unlexicalized", "--C", "1",
+               "--with-hans", "--quiet", "--out", tmp_path / "r.json")
+    assert done.returncode == 0, done.stderr
+    looked = (tmp_path / "hans" / "heuristics_evaluation_set.txt").absolute()
+    assert f"HANS is not under {tmp_path.absolute()} (looked for {looked}; download it: " in done.stdout
+    assert "): scoring hans-mini, the suite's generated HANS-style pairs, in its place" in done.stdout
+    assert "download.py hans" in done.stdout and "hans-mini: 600 pairs, accuracy" in done.stdout
+    recorded = json.loads((tmp_path / "r.json").read_text())["diagnostics"]
+    assert list(recorded) == ["hans-mini"] and recorded["hans-mini"]["examples"] == 600
+    out = tmp_path / "hans-preds.txt"
+    done = cli("run", "--dataset", "demo", "--data-dir", tmp_path, "--features", "unlexicalized", "--C", "1",
+               "--hans-predictions", out, "--quiet")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and not out.exists()
+    assert "--hans-predictions writes HANS's own pairs, and HANS is not under" in done.stderr
+    assert str((tmp_path / "hans" / "heuristics_evaluation_set.txt").absolute()) in done.stderr
+    assert "download.py hans" in done.stderr and "featurized" not in done.stderr
     done = cli("run", "--dataset", "demo", "--paper-table", "--with-hans", "--quiet")
     assert done.returncode == 2 and "--with-hans" in done.stderr and "single run" in done.stderr
     train = tmp_path / "train.tsv"

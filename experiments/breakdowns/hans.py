@@ -180,18 +180,21 @@ def predict_hans(predictor, pairs, *, jobs: int = 1, progress: bool = False,
 
 
 def run_hans(predictor, data_dir=None, *, on_bad_row: str = "error", jobs: int = 1, progress: bool = False,
-             predictions_file: Path | str | None = None) -> tuple[dict | None, list[str]]:
+             predictions_file: Path | str | None = None) -> tuple[str, dict, list[str]]:
     """After a run (`run.py --with-hans`): predict HANS's evaluation set where it is in the data
-    directory, score it and write the predictions file when asked. Returns (breakdown or None, the
-    lines to print); a missing HANS is a line saying where it was looked for, not an error."""
+    directory, else the suite's `hans-mini` (saying so: its figures are not HANS's), score it and
+    write the predictions file when asked. Returns (the set's name, its breakdown, the lines to
+    print). predictions_file: HANS's own pairs only (`missing_hans` says why not, before a run)."""
     from ..corpora import CorpusNotFoundError, get_corpus
+    lines: list[str] = []
     try:
-        data = get_corpus("hans").load("test", data_dir, on_bad_row)
-    except CorpusNotFoundError as exc:
-        lines = str(exc).splitlines()
-        fetch = next((line.strip() for line in lines if "download it" in line), "")
-        return None, [f"skipping HANS: {lines[0]} {lines[1].strip() if len(lines) > 1 else ''}".rstrip()
-                      + (f"; {fetch}" if fetch else "")]
+        name, data = "HANS", get_corpus("hans").load("test", data_dir, on_bad_row)
+    except CorpusNotFoundError:
+        if predictions_file:
+            raise ValueError(missing_hans(data_dir)) from None
+        name, data = "hans-mini", get_corpus("hans-mini").load("test", data_dir, on_bad_row)
+        lines.append(f"{missing_hans(data_dir, what='HANS')}: scoring hans-mini, the suite's generated HANS-style "
+                     f"pairs, in its place")
     notes: list[str] = []
     predictions = predict_hans(predictor, data.pairs, jobs=jobs, progress=progress, notes=notes)
     result = hans_breakdown(data.pairs, predictions)
@@ -199,11 +202,25 @@ def run_hans(predictor, data_dir=None, *, on_bad_row: str = "error", jobs: int =
         result["skipped"] = dict(data.skipped)
     if notes:
         result["notes"] = notes
-    lines = [f"note: HANS: {note}" for note in notes] + [format_hans(result)]
+    lines += [f"note: {name}: {note}" for note in notes] + [format_hans(result, title=name)]
     if predictions_file:
         from features.storage.atomic import atomic_write
         atomic_write(predictions_file, hans_file_text([p.id for p in data.pairs],
                                                       [predictions[p.id] for p in data.pairs]))
         lines.append(f"HANS predictions written to {predictions_file} (pairID,gold_label: the authors' "
                      "evaluate_heur_output.py reads it)")
-    return result, lines
+    return name, result, lines
+
+
+def missing_hans(data_dir, what: str = "--hans-predictions writes HANS's own pairs, and HANS") -> str | None:
+    """One line saying where HANS's evaluation set was looked for and how to download it; None when
+    it is there."""
+    from features.runtime.commands import command
+
+    from ..corpora import get_corpus, resolve_data_dir
+    data_dir = resolve_data_dir(data_dir)
+    looked = get_corpus("hans").candidates("test", data_dir)
+    if any(p.exists() for p in looked):
+        return None
+    return (f"{what} is not under {Path(data_dir).absolute()} (looked for {', '.join(str(p.absolute()) for p in looked)}"
+            f"; download it: {command('download')} hans --data-dir {Path(data_dir).absolute()})")

@@ -132,8 +132,14 @@ class RunOutputs:
 
     def _check_hans(self, config: RunConfig) -> None:
         """--with-hans: HANS scores entailment against the rest, so the model's labels must be NLI labels
-        with entailment among them (two or three classes): known before any training."""
-        from experiments.breakdowns.hans import check_model_labels
+        with entailment among them (two or three classes); --hans-predictions needs HANS's own file
+        (without it --with-hans scores hans-mini): both known before any training."""
+        from experiments.breakdowns.hans import check_model_labels, missing_hans
+        if self.hans_predictions:
+            from experiments.corpora import resolve_data_dir
+            missing = missing_hans(resolve_data_dir(config.data_dir))
+            if missing:
+                raise UsageError(missing)
         labels = _model_labels(config)
         if labels is not None:
             try:
@@ -208,12 +214,11 @@ class RunOutputs:
             from experiments.breakdowns.hans import run_hans
             from experiments.corpora import resolve_data_dir
             config = result.config
-            scores, lines = run_hans(predictor, resolve_data_dir(config.data_dir), on_bad_row=config.on_bad_row,
-                                     jobs=config.jobs, progress=config.progress,
-                                     predictions_file=self.hans_predictions)
+            name, scores, lines = run_hans(predictor, resolve_data_dir(config.data_dir),
+                                           on_bad_row=config.on_bad_row, jobs=config.jobs, progress=config.progress,
+                                           predictions_file=self.hans_predictions)
             notes += lines
-            if scores is not None:
-                record.setdefault("diagnostics", {})["HANS"] = scores
+            record.setdefault("diagnostics", {})[name] = scores
 
 
 def input_files(config: RunConfig, prediction_dirs: dict | None = None) -> list[Path]:
@@ -249,7 +254,7 @@ def _model_labels(config: RunConfig) -> set | None:
 
 
 def _hans_files(config: RunConfig) -> list[Path]:
-    """The HANS files a --with-hans run reads (none when HANS is not there)."""
+    """The HANS files a --with-hans run reads (none when HANS is not there: it scores hans-mini)."""
     from experiments.corpora import get_corpus, resolve_data_dir
     hans = get_corpus("hans")
     return [p for p in hans.candidates("test", resolve_data_dir(config.data_dir)) if p.exists()]
