@@ -51,6 +51,37 @@ def test_reading_in_plain_words(delta, p, far, words):
     assert read_artifacts([{"name": "lexicalized", "versus": {}}]) is None
 
 
+def _cb_like(p_hypothesis, p_premise):
+    """An artifact table's rows as CB's: nine comparisons (hypothesis-only against the majority class;
+    premise-only, unlexicalized, lexicalized, strongest against it and against hypothesis-only), so
+    the table's bar is 0.05 / 9 = 0.00556."""
+    def versus(delta, p, against_hyp=True):
+        return {"majority": {"delta": delta, "mcnemar_p": p},
+                **({"hypothesis_only": {"delta": 0.05, "mcnemar_p": 0.63}} if against_hyp else {})}
+    return [{"name": "majority"}, {"name": "hypothesis_only", "versus": versus(0.196, p_hypothesis, False)},
+            {"name": "premise_only", "versus": versus(0.25, p_premise)},
+            *({"name": name, "versus": versus(0.1, 0.2)} for name in ("unlexicalized", "lexicalized", "strongest"))]
+
+
+@pytest.mark.parametrize("p_hyp, p_prem, hyp_words, prem_words", [
+    # CB's figures: below 0.05, above the bar: suggestive, not artifacts that give the label away
+    (0.027, 0.013, "suggestive: not significant once the table's 9 comparisons are counted (read p < 0.006",
+     "suggestive: not significant once the table's 9 comparisons are counted (read p < 0.006"),
+    # just below the bar (0.00556) and just above it
+    (0.0055, 0.0056, "the hypotheses alone give the label away", "suggestive: not significant"),
+])
+def test_the_reading_uses_the_footers_bonferroni_bar(p_hyp, p_prem, hyp_words, prem_words):
+    from experiments.engine.significance import corrected_level
+    rows = _cb_like(p_hyp, p_prem)
+    assert corrected_level(rows) == pytest.approx(0.05 / 9)
+    reading = read_artifacts(rows)
+    assert reading["comparisons"] == 9 and reading["corrected_level"] == pytest.approx(0.05 / 9)
+    hyp, prem = reading["rows"]["hypothesis_only"], reading["rows"]["premise_only"]
+    assert hyp_words in hyp["note"] and prem_words in prem["note"]
+    assert "give the label away" not in prem["note"] and not prem["far_above"]
+    assert hyp["far_above"] is (p_hyp < 0.05 / 9)
+
+
 @pytest.fixture
 def no_wordnet(monkeypatch):
     monkeypatch.setattr("experiments.engine.rows.wordnet_available", lambda: False)

@@ -8,6 +8,21 @@ from __future__ import annotations
 import numpy as np
 from scipy.stats import binomtest
 
+LEVEL = 0.05  # a single comparison's bar
+
+
+def comparisons(rows: list[dict]) -> int:
+    """How many comparisons a run's table makes: each row's difference from its reference row, and
+    from every named row (`versus`: the artifact table's majority and hypothesis-only)."""
+    return sum("delta" in row for row in rows) + sum(len(row.get("versus", {})) for row in rows)
+
+
+def corrected_level(rows: list[dict], level: float = LEVEL) -> float:
+    """The p below which a difference in the table is significant for the table as a whole:
+    `level` over its comparisons (Bonferroni). The report's footer and the artifact table's reading
+    both take it from here."""
+    return level / max(1, comparisons(rows))
+
 
 def mcnemar(a_correct, b_correct) -> dict:
     """McNemar's exact test: under "equally good", the pairs only one system gets right are a fair

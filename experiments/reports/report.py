@@ -131,10 +131,12 @@ def summary_table(record: dict) -> str:
         test = _test_words(next(t for row in record["rows"] for t in row.get("versus", {}).values()))
         out.append(f"  {', '.join(f'vs {name}' for name in named)}: the difference in points from that row of the "
                    f"table{_metric_words(task)}, and {test}")
-    tests = len(compared) + sum(len(row.get("versus", {})) for row in record["rows"])
+    from ..engine.significance import LEVEL, comparisons, corrected_level
+    tests = comparisons(record["rows"])
     if tests > 1:
-        out.append(f"  {tests} comparisons: by luck alone one in twenty reaches p < 0.05; for the table as a "
-                   f"whole, read p < {0.05 / tests:.3f} (0.05 / {tests}, Bonferroni) as significant")
+        out.append(f"  {tests} comparisons: by luck alone one in twenty reaches p < {LEVEL}; for the table as a "
+                   f"whole, read p < {corrected_level(record['rows']):.3f} ({LEVEL} / {tests}, Bonferroni) as "
+                   "significant")
     out += [f"  {reading['note']}" for reading in record.get("artifacts", {}).get("rows", {}).values()]
     return "\n".join(out)
 
