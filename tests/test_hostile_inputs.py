@@ -306,7 +306,7 @@ def test_predictions_and_errors_files_hold_no_live_formula(lr_file, cli, tmp_pat
     done = cli("predict", "--model", lr_file[0], "--input", tmp_path / "pairs.tsv", "--out", tmp_path / "p.csv")
     assert done.returncode == 0, done.stderr
     row = (tmp_path / "p.csv").read_text().splitlines()[1]
-    assert row.startswith('2,"\'=HYPERLINK(""http://evil"",""click"")",\'@SUM(1+1),')
+    assert row.startswith('0,"\'=HYPERLINK(""http://evil"",""click"")",\'@SUM(1+1),')
 
 
 def test_a_hans_pair_id_with_a_comma_is_refused_before_its_file_is_written(cli, tmp_path):

@@ -276,3 +276,26 @@ def test_every_door_gives_one_answer(cli, tmp_path, monkeypatch):
     first = answers["predict.py"]
     assert set(first) == {f"ex{i}" for i in range(16)} and set(first.values()) == {"entailment", "non-entailment"}
     assert {door: answer for door, answer in answers.items() if answer != first} == {}
+
+
+def test_rows_without_ids_are_numbered_from_0_by_data_row(saved, cli, tmp_path):
+    """A file without an id column: ids 0, 1, 2 ... by data row, as GLUE's `index` column counts them
+    (not the line number: 2 for the first row under a header, more after a cell with a line break)."""
+    from experiments.corpora.readers.custom import load_pairs
+    path, _, _ = saved
+    (tmp_path / "pairs.tsv").write_text("premise\thypothesis\nA man sleeps .\tA man rests .\n\n"
+                                        "A dog runs .\tA cat sits .\nTwo men .\tMen .\n")
+    done = cli("predict", "--model", path, "--input", tmp_path / "pairs.tsv", "--out", tmp_path / "out.tsv")
+    assert done.returncode == 0, done.stderr
+    assert [line.split("\t")[0] for line in (tmp_path / "out.tsv").read_text().splitlines()] == ["id", "0", "1", "2"]
+    (tmp_path / "pairs.csv").write_text('premise,hypothesis\n"One,\nsplit.",One .\nTwo .,Two .\n')
+    (tmp_path / "pairs.jsonl").write_text('{"premise": "A .", "hypothesis": "B ."}\n{"premise": "C .", '
+                                          '"hypothesis": "D ."}\n')
+    assert [p.id for p in load_pairs(tmp_path / "pairs.csv")] == ["0", "1"]
+    assert [p.id for p in load_pairs(tmp_path / "pairs.jsonl")] == ["0", "1"]
+    # a skipped row keeps its place: the pairs after it are still numbered by their row in the file
+    (tmp_path / "bad.jsonl").write_text('{"premise": "A .", "hypothesis": "B ."}\nnot json\n'
+                                        '{"premise": "C .", "hypothesis": "D ."}\n')
+    assert [p.id for p in load_pairs(tmp_path / "bad.jsonl", on_bad_row="skip")] == ["0", "2"]
+    (tmp_path / "bad.tsv").write_text("premise\thypothesis\nA .\tB .\nonly one cell\nC .\tD .\n")
+    assert [p.id for p in load_pairs(tmp_path / "bad.tsv", on_bad_row="skip")] == ["0", "2"]

@@ -413,7 +413,7 @@ def test_csv_unterminated_quote_swallowing_the_rest_of_the_file(tmp_path):
         read_custom(path, "c", "test")
     data = read_custom(path, "c", "test", on_bad_row="skip")  # the rows after the stray quote are kept
     assert (data.rows, len(data.pairs), dict(data.skipped)) == (35, 34, {"unterminated quote": 1})
-    assert [p.id for p in data.pairs][:2] == ["3", "4"] and data.pairs[-1].premise == "P33."
+    assert [p.id for p in data.pairs][:2] == ["1", "2"] and data.pairs[-1].premise == "P33."
 
 
 def test_csv_stray_quote_closed_by_a_later_one(tmp_path):
@@ -422,7 +422,7 @@ def test_csv_stray_quote_closed_by_a_later_one(tmp_path):
                                               r"closes on line 4 in the middle of a field"):
         read_custom(path, "c", "train")
     data = read_custom(path, "c", "train", on_bad_row="skip")
-    assert [(p.id, p.hypothesis) for p in data.pairs] == [("3", "D."), ("4", 'F" end'), ("5", "H.")]
+    assert [(p.id, p.hypothesis) for p in data.pairs] == [("1", "D."), ("2", 'F" end'), ("3", "H.")]
     assert (data.rows, dict(data.skipped)) == (4, {"unterminated quote": 1})
 
 
@@ -430,7 +430,7 @@ def test_csv_multi_line_fields_keep_their_blank_lines(tmp_path):
     path = write(tmp_path / "t.csv", 'premise,hypothesis\n"One.\n\nThree, ""quoted"".",B.\n\nC.,D.\n',
                  newline="\r\n")
     data = read_custom(path, "c", "test")
-    assert [(p.id, p.premise) for p in data.pairs] == [("2", 'One.\n\nThree, "quoted".'), ("6", "C.")]
+    assert [(p.id, p.premise) for p in data.pairs] == [("0", 'One.\n\nThree, "quoted".'), ("1", "C.")]
     assert data.rows == 2
 
 
@@ -444,7 +444,7 @@ def test_csv_line_numbers_count_blank_lines(tmp_path):
     path = write(tmp_path / "t.csv", "premise,hypothesis,label\n\na,b,yes\n\n  \n\nc,d\n")
     assert_bad_row(path, read_custom, r"t.csv:7: expected 3 comma-separated columns, found 2",
                    "wrong column count", good=1)
-    assert read_custom(path, "c", "train", on_bad_row="skip").pairs[0].id == "3"
+    assert read_custom(path, "c", "train", on_bad_row="skip").pairs[0].id == "0"
 
 
 def test_csv_carriage_return_inside_an_unquoted_field(tmp_path):
@@ -632,7 +632,7 @@ def test_cr_only_line_endings_keep_every_row(tmp_path):
     path.write_bytes(("premise\thypothesis\tlabel\r" + rows).encode())
     data = read_custom(path, "custom", "test")
     assert len(data.pairs) == 301 and data.pairs[-1].premise == "A man number 300 sleeps ."
-    assert data.pairs[0].label == "entailment" and data.pairs[0].id == "2"
+    assert data.pairs[0].label == "entailment" and data.pairs[0].id == "0"
 
 
 def test_a_nested_field_named_without_its_path_gets_the_dotted_name(tmp_path):
@@ -832,7 +832,7 @@ def test_a_quote_that_swallows_a_line_break_loses_no_row(tmp_path):
     path = write(tmp_path / "t.tsv", 'premise\thypothesis\tlabel\n" Opens here .\tB .\tyes\nC .\tD . "\tno\n'
                                      'E .\tF .\tyes\n')
     data = read_custom(path, "c", "train")
-    assert (data.rows, [p.id for p in data.pairs]) == (3, ["2", "3", "4"])
+    assert (data.rows, [p.id for p in data.pairs]) == (3, ["0", "1", "2"])
     assert [(p.premise, p.hypothesis) for p in data.pairs[:2]] == [('" Opens here .', "B ."), ("C .", 'D . "')]
     # Unquoted CSV: a quote is text, a comma always separates.
     path = write(tmp_path / "t.csv", 'premise,hypothesis\n"Hi there,B."\nC.,D.\n')

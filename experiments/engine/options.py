@@ -355,8 +355,8 @@ def _build() -> dict[str, RunOption]:
         RunOption("target", "auto", choice(_targets), "what the label column holds: classes, or "
                   "scores to regress on; auto: scores when every value is a number and one is not whole or more than "
                   "10 are distinct (said in one line)", custom, RUN_CURVE),
-        RunOption("id_column", None, text, "default: found among id, idx, pairID, pair_id, uid, else line numbers "
-                  "(row numbers from 0 in parquet, Arrow and Hugging Face data)",
+        RunOption("id_column", None, text, "default: found among id, idx, pairID, pair_id, uid, else the data "
+                  "rows' indices from 0, as GLUE's index column (row numbers in parquet, Arrow and Hugging Face data)",
                   custom, ALL, metavar="NAME"),
         # model and features
         RunOption("model", "lr", choice(_model_names), "the classifier", model, RUN_CURVE,

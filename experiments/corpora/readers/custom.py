@@ -35,7 +35,9 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
         sentence1/sentence2, ...) and notes which were used. In JSONL a dotted name reaches into
         nested objects (`input.context`) when no field has the dotted name itself.
     id_column: the ids' column; None finds one among `KNOWN_IDS` (id, idx, pairID, pair_id), else
-        ids are line numbers. A named column the file lacks is an error.
+        ids are the data rows' indices from 0 (a skipped row keeps its place), as GLUE's `index`
+        column and the row numbers of a .parquet or .arrow file. A named column the file lacks is an
+        error.
     A file without the label column is unlabeled (a test split); so is a row whose label cell is
     empty. `labels`, when given, is the closed label set; other values are bad rows. In JSONL,
     integers are taken as text (labels 0/1, numeric ids), and so are other numbers in the label
@@ -144,6 +146,10 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
                          quoting=quoting, notes=notes)
     pairs = []
     for number, row in rows:
+        # Without an id column a pair's id is its data row's index from 0, as GLUE's `index` column
+        # counts (not the line: headers, blank lines and cells with line breaks shift those). Every
+        # earlier data row is a pair or a skipped row by now, so a skipped row keeps its place.
+        index = len(pairs) + sum(bad.skipped.values())
         (has_p, p_value), (has_h, h_value) = _field(row, premise), _field(row, hypothesis)
         if not has_p or not has_h:
             missing = [name for name, has in ((premise, has_p), (hypothesis, has_h)) if not has]
@@ -168,7 +174,7 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
             elif gold is not None and labels is not None and gold not in labels:
                 bad.bad(number, f"unknown label {gold!r}; expected one of {', '.join(labels)}", "unknown label")
                 continue
-        pair_id = str(number)
+        pair_id = str(index)
         has_id, id_value = _field(row, id_column) if id_column else (False, None)
         if has_id:
             pair_id = text_value(id_value, id_column, number, bad, integers=True)
@@ -418,7 +424,7 @@ def load_pairs(path: str | Path, *, premise: str | None = None, hypothesis: str 
 
     premise, hypothesis: column names (default: found among premise/hypothesis, sentence1/sentence2,
         sentence_A/sentence_B); label: the label column (rows without one are unlabeled);
-        id: a column of ids (default: the line number). Malformed rows raise DataFormatError
+        id: a column of ids (default: the data row's index, from 0). Malformed rows raise DataFormatError
         naming the file and line, or are skipped with on_bad_row="skip".
     quoting: how a .tsv or .csv file's quotes are read: "auto", "csv" or "none" (`read_custom`).
     """
