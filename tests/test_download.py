@@ -490,3 +490,45 @@ def test_wordnet_into_a_read_only_place_is_one_line(tmp_path, monkeypatch, capsy
     assert download_main(["wordnet", "--nltk-data", str(tmp_path / "ro"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "cannot install WordNet into" in err and "Permission denied" in err and "Traceback" not in err
+
+
+def test_every_corpus_download_advice_names_a_download_that_exists(tmp_path):
+    """The 'download it' line printed for a missing corpus (QNLI and WNLI named download.py, which
+    knew neither) names a registered download, for every corpus and split that has one."""
+    from experiments.corpora import CORPORA, CorpusNotFoundError
+    advised = {}
+    for name, corpus in CORPORA.items():
+        for split in corpus.splits:
+            if corpus.generate is not None or not corpus.candidates(split, tmp_path):
+                continue
+            try:
+                corpus.load(split, tmp_path)
+            except CorpusNotFoundError as exc:
+                found = re.search(r"download it:  \S+(?: experiments/download\.py)? (\S+) --data-dir", str(exc))
+                if found:
+                    advised[f"{name}/{split}"] = found.group(1)
+    assert all(download in SOURCES for download in advised.values()), advised
+    assert advised["qnli/train"] == "qnli" and advised["wnli/test"] == "wnli"
+    assert len(advised) >= 40
+
+
+@pytest.mark.parametrize("name, folder, header", [
+    ("qnli", "QNLI", "index\tquestion\tsentence"),
+    ("wnli", "WNLI", "index\tsentence1\tsentence2"),
+])
+def test_glue_qnli_and_wnli_downloads_extract_where_their_readers_read(server, tmp_path, name, folder, header):
+    from experiments.corpora import get_corpus
+    root, base = server
+    label = "entailment" if name == "qnli" else "1"
+    rows = {"train": f"{header}\tlabel\n0\tWho ran ?\tAnn ran .\t{label}\n1\tWho sat ?\tBo ran .\t{label}\n",
+            "dev": f"{header}\tlabel\n0\tWho ran ?\tAnn ran .\t{label}\n",
+            "test": f"{header}\n0\tWho ran ?\tAnn ran .\n1\tWho sat ?\tBo sat .\n2\tWho ?\tCy .\n"}
+    archive = f"{folder}v2.zip" if name == "qnli" else f"{folder}.zip"
+    assert SOURCES[name].url == f"https://dl.fbaipublicfiles.com/glue/data/{archive}"
+    (root / archive).write_bytes(zip_bytes({f"{folder}/{split}.tsv": text for split, text in rows.items()}))
+    data = tmp_path / "data"
+    result = download(name, data, url=f"{base}/{archive}", progress=False)
+    assert sorted(result.files) == sorted(data / "glue" / folder / f"{s}.tsv" for s in ("train", "dev", "test"))
+    corpus = get_corpus(name)
+    assert [len(corpus.load(s, data).pairs) for s in ("train", "dev", "test")] == [2, 1, 3]
+    assert corpus.load("train", data).pairs[1].hypothesis == "Bo ran ."

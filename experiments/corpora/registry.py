@@ -93,10 +93,10 @@ register(Corpus("rte", "GLUE RTE (tsv; test unlabeled)", NLI2,
                 download="rte", hub=_glue("rte", NLI2, premise="sentence1", hypothesis="sentence2")))
 register(Corpus("qnli", "GLUE QNLI (tsv; question as premise, sentence as hypothesis; test unlabeled)", NLI2,
                 {s: (f"glue/QNLI/{s}.tsv", f"QNLI/{s}.tsv") for s in ("train", "dev", "test")}, read_qnli,
-                hub=_glue("qnli", NLI2, premise="question", hypothesis="sentence")))
+                download="qnli", hub=_glue("qnli", NLI2, premise="question", hypothesis="sentence")))
 register(Corpus("wnli", "GLUE WNLI (tsv; labels 1 = entailment, 0; test unlabeled)", BINARY01,
                 {s: (f"glue/WNLI/{s}.tsv", f"WNLI/{s}.tsv") for s in ("train", "dev", "test")}, read_wnli,
-                hub=_glue("wnli", ("not_entailment", "entailment"), premise="sentence1", hypothesis="sentence2",
+                download="wnli", hub=_glue("wnli", ("not_entailment", "entailment"), premise="sentence1", hypothesis="sentence2",
                           label_map={"not_entailment": "0", "entailment": "1"})))
 # The rest of GLUE (issue 40): similarity scores, paraphrase and single sentences, each judged as GLUE
 # judges it. GLUE's 0/1 labels: MRPC and QQP 1 = paraphrase / duplicate, CoLA 1 = acceptable, SST-2

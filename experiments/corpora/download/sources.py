@@ -156,6 +156,14 @@ register(Source("cola", f"{_GLUE}/CoLA.zip", "glue/CoLA",
 register(Source("sst2", f"{_GLUE}/SST-2.zip", "glue/SST-2",
                 ("glue/SST-2/train.tsv", "glue/SST-2/dev.tsv", "glue/SST-2/test.tsv"), root="SST-2",
                 headers=(("glue/SST-2/train.tsv", "sentence\tlabel"),)))
+register(Source("qnli", f"{_GLUE}/QNLIv2.zip", "glue/QNLI",
+                ("glue/QNLI/train.tsv", "glue/QNLI/dev.tsv", "glue/QNLI/test.tsv"), root="QNLI",
+                headers=(("glue/QNLI/train.tsv", "index\tquestion\tsentence\tlabel"),
+                         ("glue/QNLI/test.tsv", "index\tquestion\tsentence"))))
+register(Source("wnli", f"{_GLUE}/WNLI.zip", "glue/WNLI",
+                ("glue/WNLI/train.tsv", "glue/WNLI/dev.tsv", "glue/WNLI/test.tsv"), root="WNLI",
+                headers=(("glue/WNLI/train.tsv", "index\tsentence1\tsentence2\tlabel"),
+                         ("glue/WNLI/test.tsv", "index\tsentence1\tsentence2"))))
 register(Source("qqp", f"{_GLUE}/QQP-clean.zip", "glue/QQP",
                 ("glue/QQP/train.tsv", "glue/QQP/dev.tsv", "glue/QQP/test.tsv"), root="QQP",
                 headers=(("glue/QQP/train.tsv", "id\tqid1\tqid2"),)))
