@@ -82,7 +82,7 @@ def test_saved_models_name_the_module_and_need_it(cli, user_dir):
     assert with_module.returncode == 0, with_module.stderr
     lines = (user_dir / "p.tsv").read_text().splitlines()
     assert lines[0] == "id\tpremise\thypothesis\tgold\tpredicted"
-    assert lines[1].startswith("2\tA man is sleeping .\tA man is not sleeping .\tcontradiction\t")
+    assert lines[1].startswith("0\tA man is sleeping .\tA man is not sleeping .\tcontradiction\t")
 
 
 def test_grid_search_with_two_worker_processes():

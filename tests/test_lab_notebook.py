@@ -21,15 +21,22 @@ def test_the_lab_notebook_runs(tmp_path, monkeypatch):
     if data_dir:
         monkeypatch.setenv("NLI_DATA_DIR", str(Path(data_dir).resolve()))
     on_sick = bool(data_dir) and (Path(data_dir) / "sick" / "SICK.txt").exists()
+    temporary = tmp_path / "tmp"  # the kernel's temporary folder: what the lab leaves there is seen
+    temporary.mkdir()
+    monkeypatch.setenv("TMPDIR", str(temporary))
     notebook = nbformat.read(REPO / "docs" / "lab.ipynb", as_version=4)
     client = nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3",
                                      resources={"metadata": {"path": str(tmp_path)}})
     client.execute()  # a cell that raises fails the test with the cell's traceback
+    assert not list(temporary.glob("nli-lab-*"))  # the lab removes the folder it wrote to
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
     assert "lexicalized" in text and "McNemar's exact test" in text and "pairs wrong" in text
     assert "top features for higher scores:" in text and "top features for lower scores:" in text
     assert f"dataset: {'sick' if on_sick else 'demo'};" in text
+    # Long cells say what runs and roughly for how long, before they run.
+    assert re.search(r"\] the paper's table: 7 models, C chosen by 5-fold CV: about 2-3 min", text)
+    assert text.count(" on 2 cores ...") == 6 and "removed " in text
     # The own-feature cell shows a real effect on either corpus (SICK +6.9 points, p < 0.001;
     # demo +3.2, p = 0.031), with C chosen as run.py chooses it (5-fold CV on both).
     assert re.search(r"difference A - B \+[1-9]", text)
