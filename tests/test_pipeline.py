@@ -57,7 +57,7 @@ def test_load_pairs_then_annotate(tmp_path):
     path = tmp_path / "pairs.jsonl"
     path.write_text('{"sentence1": "A dog runs .", "sentence2": "An animal moves .", "label": "entailment"}\n')
     pairs = load_pairs(path)
-    assert pairs == [Pair("1", "A dog runs .", "An animal moves .", "entailment")]
+    assert pairs == [Pair("0", "A dog runs .", "An animal moves .", "entailment")]  # ids by data row from 0
     annotated = Annotator(lemmas=True, cache_dir=tmp_path).fit_transform(pairs)
     assert annotated[0].premise_tokens == ("A", "dog", "runs", ".") and annotated[0].premise_lemmas[2] == "run"
     with pytest.raises(FileNotFoundError, match="no such file"):

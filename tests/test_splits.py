@@ -77,7 +77,7 @@ def test_a_sentence_too_long_for_the_pairwise_features(cli, tmp_path):
     (tmp_path / "train.tsv").write_text("premise\thypothesis\tlabel\n" + rows)
     base = ["--train-file", tmp_path / "train.tsv", "--C", "1", "--quiet"]
     done = cli("run", *base)
-    assert done.returncode == 2 and "train.tsv: pair '32': its premise has 1,201 tokens" in done.stderr
+    assert done.returncode == 2 and "train.tsv: pair '30': its premise has 1,201 tokens" in done.stderr
     assert "--on-bad-row skip" in done.stderr and "--ablate cross_unigrams,cross_bigrams" in done.stderr
     skipped = cli("run", *base, "--on-bad-row", "skip", "--out", tmp_path / "r.json")
     assert skipped.returncode == 0, skipped.stderr
