@@ -73,7 +73,7 @@ def data_dir() -> Path:
     path = Path(value)
     if not path.is_dir():
         pytest.skip(f"NLI_DATA_DIR={value} is not a directory")
-    return path
+    return path.resolve()  # absolute: CI gives ../shared/data, and a test's links to it live elsewhere
 
 
 @pytest.fixture(scope="session")

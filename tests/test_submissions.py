@@ -347,7 +347,7 @@ def test_mrpc_tsvs_give_a_prediction_for_every_test_row(cli, data_dir, tmp_path,
     assert "note: test.tsv: read unquoted: its quotes are text, as in GLUE's TSV files (read as CSV, 24 line(s)" \
         in done.stdout
     lines = (tmp_path / "out" / "custom-test.tsv").read_text().splitlines()
-    assert len(lines) == 1726 and lines[1607].split("\t")[0] == "1608"  # ids are line numbers: test.tsv:1608
+    assert len(lines) == 1726 and lines[1607].split("\t")[0] == "1606"  # test.tsv:1608 is data row 1606 (index)
 
 
 # ------------------------------------------------------------------ bundles of several runs
