@@ -396,6 +396,21 @@ def test_custom_jsonl_integers_are_text(tmp_path):
     assert (pair.id, pair.premise, pair.label) == ("41", "7", "0")
 
 
+def test_snlis_own_file_as_a_training_file_leaves_out_pairs_without_a_gold_label(tmp_path):
+    # SNLI's jsonl through --train-file made "-" (no consensus among annotators) a fourth class.
+    rows = [("A dog runs .", "An animal moves .", "entailment"), ("A dog runs .", "A cat sleeps .", "-"),
+            ("A man sits .", "A man stands .", "contradiction")]
+    path = write(tmp_path / "snli_1.0_train.jsonl", "".join(
+        json.dumps({"gold_label": g, "sentence1": a, "sentence2": b, "pairID": f"p{i}"}) + "\n"
+        for i, (a, b, g) in enumerate(rows)))
+    data = read_custom(path, "c", "train", premise="sentence1", hypothesis="sentence2", label="gold_label")
+    assert [(p.id, p.label) for p in data.pairs] == [("p0", "entailment"), ("p2", "contradiction")]
+    assert data.skipped == {"no gold label": 1}
+    # In any other label column "-" is a label like another.
+    other = write(tmp_path / "x.jsonl", jsonl_row(premise="a", hypothesis="b", label="-"))
+    assert read_custom(other, "c", "train").pairs[0].label == "-"
+
+
 def test_custom_jsonl_numbers_in_the_label_column_are_their_shortest_text(tmp_path):
     # A score (3.80 in the file) is its shortest text, as a float column's is; elsewhere a float is no text.
     path = write(tmp_path / "x.jsonl", '{"premise": "a", "hypothesis": "b", "label": 3.80}\n'

@@ -13,7 +13,7 @@ from typing import Iterator, NamedTuple
 from features.pair import Pair
 
 from . import arrow
-from .common import (UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns, checked_score,
+from .common import (NO_GOLD, UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns, checked_score,
                      decoded_lines, find_columns, is_blank, iter_jsonl, sentence_pair, text_value)
 
 UNTERMINATED_QUOTE = "unterminated quote"
@@ -39,7 +39,8 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
         column and the row numbers of a .parquet or .arrow file. A named column the file lacks is an
         error.
     A file without the label column is unlabeled (a test split); so is a row whose label cell is
-    empty. `labels`, when given, is the closed label set; other values are bad rows. In JSONL,
+    empty. In a `gold_label` column (SNLI's and MultiNLI's files) "-" marks a pair without a
+    consensus label: it is left out and counted, as the snli and mnli corpora do. `labels`, when given, is the closed label set; other values are bad rows. In JSONL,
     integers are taken as text (labels 0/1, numeric ids), and so are other numbers in the label
     column (a score, 3.8); other non-strings are bad rows.
     scores: the labels are scores, each checked to be a finite number (in `score_range`, when
@@ -167,6 +168,11 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
             if gold is None:
                 continue
             gold = gold.strip() or None
+            if gold == "-" and label == "gold_label":
+                # SNLI's and MultiNLI's own files: "-" is a pair without a consensus label, which
+                # `--dataset snli` leaves out too; as a class it made a 4-class SNLI model.
+                bad.exclude(NO_GOLD)
+                continue
             if gold is not None and scores is not False:
                 gold = checked_score(gold, scores, number, bad)
                 if gold is None:
