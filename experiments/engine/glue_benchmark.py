@@ -73,10 +73,9 @@ def missing_data(task: GlueTask, data_dir) -> str | None:
     return f"{', '.join(lacking)} not found" if lacking else None
 
 
-def task_score(record: dict) -> float:
-    """A task's GLUE figure (x 100): its selection metric on dev (one metric, or the mean of two)."""
-    metric = record["task"]["select_by"]
-    metric = metric if metric != "mean" else "mean_of_" + "_".join(record["task"]["metrics"])
+def task_score(record: dict, metric: str) -> float:
+    """A task's GLUE figure (x 100): its selection metric on dev (`Task.selection_metric`: one
+    metric, or the mean of two)."""
     return 100 * record["rows"][0]["metrics"][record["data"]["eval_split"]][metric]
 
 
@@ -128,7 +127,7 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
         record["notes"] = record.get("notes", []) + notes
         if diagnostics:
             record["diagnostics"] = diagnostics
-        record["glue"] = {"task": task.name, "score": task_score(record), "seconds": time.perf_counter() - begun}
+        record["glue"] = {"task": task.name, "score": task_score(record, get_corpus(task.corpus).task.selection_metric), "seconds": time.perf_counter() - begun}
         write_json_atomic(out / "records" / f"{task.name}.json", record)
         records[task.name] = record
         results[task.name] = record["glue"]["score"]

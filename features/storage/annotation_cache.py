@@ -87,7 +87,7 @@ class AnnotationCache:
         except FileNotFoundError:
             return []
         except OSError as exc:
-            if self.writable:  # once: the cache's size and its content both list it
+            if self.writable:  # once: `compact` lists it again after `load`
                 log.warning("annotation cache: cannot list %s (%s); going on without it", self.dir,
                             exc.strerror or exc)
             self.writable = False
@@ -153,32 +153,37 @@ class AnnotationCache:
         except OSError:
             pass
 
-    def size(self) -> int:
-        """Bytes on disk of the shards that `load` would read."""
+    def size(self, shards: list[Path] | None = None) -> int:
+        """Bytes on disk of the shards that `load` would read (`shards`: a listing already made)."""
         total = 0
-        for shard in self._shards():
+        for shard in self._shards() if shards is None else shards:
             try:
                 total += shard.stat().st_size
             except OSError:
                 pass  # compacted away meanwhile
         return total
 
-    def worth_reading(self, items: int, seconds_per_item: float, startup: float = 0.0) -> bool:
+    def worth_reading(self, items: int, seconds_per_item: float, startup: float = 0.0,
+                      shards: list[Path] | None = None) -> bool:
         """Whether reading the whole cache is likely quicker than computing `items` entries anew,
         at `seconds_per_item` each after `startup` seconds (loading the model). Either way the
         entries are the same: a sentence's annotation depends on the sentence and the model alone."""
         if items == 0:
             return False
-        return self.size() / self.LOAD_BYTES_PER_SECOND <= startup + items * seconds_per_item
+        return self.size(shards) / self.LOAD_BYTES_PER_SECOND <= startup + items * seconds_per_item
 
-    def load(self) -> dict[str, Entry]:
-        """Everything in the cache; reading is never fatal."""
+    def load(self, worth: tuple[int, float, float] | None = None) -> dict[str, Entry]:
+        """Everything in the cache; reading is never fatal. `worth`: (items, seconds_per_item,
+        startup) as `worth_reading` takes them; nothing is read (an empty result) unless it is."""
+        listed = self._shards()
+        if worth is not None and not self.worth_reading(*worth, shards=listed):
+            return {}
         self._remove_orphans()
         merged: dict[str, Entry] = {}
         seen: set[Path] = set()
         for _ in range(3):
             # A shard that vanished was merged into a newer one that this listing may have missed.
-            fresh = [p for p in self._shards() if p not in seen]
+            fresh = [p for p in (listed if not seen else self._shards()) if p not in seen]
             seen.update(fresh)
             vanished = False
             for shard in fresh:

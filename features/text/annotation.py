@@ -347,7 +347,7 @@ def _tag_stream(tagger: Tagger, sentences: list[str], jobs: int, progress: bool)
 
 def _tag(sentences: list[str], tagger: Tagger, cache: AnnotationCache, jobs: int, progress: bool,
          counts: dict) -> dict[str, Annotation]:
-    known = cache.load() if cache.worth_reading(len(sentences), TAG_SECONDS, TAGGER_STARTUP) else {}
+    known = cache.load(worth=(len(sentences), TAG_SECONDS, TAGGER_STARTUP))
     found: dict[str, Annotation] = {}
     missing = []
     for sentence in sentences:
@@ -383,7 +383,7 @@ def _lemmatize(sentences: list[tuple[Tokens, Tokens]], lemmatizer: Lemmatizer, c
     """Lemmas of distinct (tokens, tags), from the cache or the lemmatizer (from the lemmatizer
     alone where it keeps no disk cache: `cache` None)."""
     keys = [_content_key(tokens, tags) for tokens, tags in sentences] if cache else [None] * len(sentences)
-    known = cache.load() if cache and cache.worth_reading(len(sentences), LEMMA_SECONDS, TAGGER_STARTUP) else {}
+    known = cache.load(worth=(len(sentences), LEMMA_SECONDS, TAGGER_STARTUP)) if cache else {}
     found, missing = {}, []
     for key, sentence in zip(keys, sentences):
         entry = known.get(key)

@@ -185,7 +185,7 @@ def parse_sentences(sentences: Sequence[Tokens], *, trees: Sequence[str | None] 
         parser = parser or SpacyParser()
         cache = AnnotationCache(Path(cache_dir) if cache_dir else default_cache_dir(), parser.name)
         keys = [_key(s) for s in missing]
-        known = cache.load() if cache.worth_reading(len(missing), PARSE_SECONDS, TAGGER_STARTUP) else {}
+        known = cache.load(worth=(len(missing), PARSE_SECONDS, TAGGER_STARTUP))
         todo = []
         for key, sentence in zip(keys, missing):
             entry = known.get(key)
