@@ -6,10 +6,9 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout, installed or not
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # docstrings.py
 
-from experiments.version import __version__  # noqa: E402
+from nli_baselines._version import __version__  # noqa: E402
 
 project = "nli-baselines"
 author = "the nli-baselines developers"

@@ -1,44 +1,7 @@
-"""Readers, runners and writers of the NLI baseline suite, and its Python API:
+"""Readers, runners and writers: corpora (`corpora/`), the experiment engine (`engine/`), what a
+run writes (`outputs/`), breakdowns and reports, and the command-line scripts (`run.py`,
+`predict.py`, `glue.py`, ...). The Python API is the package's: `import nli_baselines as nb`."""
 
-    import experiments
-    result = experiments.run(dataset="sick", ablate=["cross_bigrams"])       # a RunResult
-    curve = experiments.learning_curve(dataset="sick", sizes="10,100,all")  # a CurveResult
-    model = experiments.load_model("sick.model")
-    print(experiments.compare(result_a, result_b))                          # McNemar + bootstrap
-    print(experiments.hans(model, "hans-mini"))                             # HANS's breakdown
-
-The API is imported on first use, so the command-line scripts start fast.
-"""
-from .version import __version__
-
-API = ("run", "learning_curve", "load_model", "compare", "hans", "RunResult", "CurveResult", "Comparison",
-       "RunConfig", "HansResult")
-
-
-def __getattr__(name: str):
-    if name in API:
-        from . import api
-        return getattr(api, name)
-    raise AttributeError(f"module 'experiments' has no attribute {name!r}")
-
-
-def _api_script(module_name: str, function: str) -> None:
-    """Let the script module `experiments.<function>` stand for the API function it shares a name
-    with. Importing a submodule makes it an attribute of the package (a console entry point
-    imports `experiments.run`), which would hide the function; the module then calls it."""
-    import sys
-    import types
-
-    class _CallableScript(types.ModuleType):
-        def __call__(self, *args, **kwargs):
-            from . import api
-            return getattr(api, function)(*args, **kwargs)
-
-    sys.modules[module_name].__class__ = _CallableScript
-
-
-def __dir__():
-    return sorted([*globals(), *API])
-
-
-__all__ = ["__version__", *API]
+if __name__ != "nli_baselines.experiments":  # the folder is a subpackage of nli_baselines, never a top-level name
+    raise ImportError(f"{__name__} is the folder of nli_baselines.experiments: import nli_baselines.experiments "
+                      "(pip install the suite; a checkout's root on sys.path does not make it a package of its own)")

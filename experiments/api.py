@@ -1,7 +1,7 @@
 """The suite from Python: `run`, `learning_curve`, `load_model`, `compare`, `hans`.
 
-    import experiments
-    result = experiments.run(dataset="sick", features="lexicalized", ablate=["cross_bigrams"])
+    import nli_baselines as nb
+    result = nb.run(dataset="sick", features="lexicalized", ablate=["cross_bigrams"])
     print(result.table())                    # what run.py --quiet prints
     result.models["lexicalized-cross_bigrams"].predict([("A man sleeps.", "A person sleeps.")])
     result.examples().query("not correct")   # every scored pair, as a DataFrame
@@ -177,9 +177,9 @@ def _task_of(record: dict):
 def run(**options) -> RunResult:
     """Train and evaluate a baseline, as `run.py` does; options as on its command line.
 
-        experiments.run(dataset="sick", features="lexicalized", ablate=["cross_bigrams"])
-        experiments.run(dataset="rte3", paper_table=True, bootstrap=20)
-        experiments.run(train_file="train.csv", dev_file="dev.csv", label_column="gold")
+        nb.run(dataset="sick", features="lexicalized", ablate=["cross_bigrams"])
+        nb.run(dataset="rte3", paper_table=True, bootstrap=20)
+        nb.run(train_file="train.csv", dev_file="dev.csv", label_column="gold")
     """
     from .engine.experiment import run as run_experiment
     config = RunConfig("run", **options)
@@ -290,9 +290,9 @@ def hans(model, source: str | Path = "hans", *, data_dir: Path | str | None = No
     """A model's HANS breakdown: accuracy per heuristic on entailed and on non-entailed pairs, per
     subcase (neutral and contradiction count as non-entailment), as `diagnose.py` prints it.
 
-        experiments.hans(result.models["lexicalized"])                   # hans/ under the data directory
-        experiments.hans(model, "hans-mini")                             # the suite's own HANS-style pairs
-        experiments.hans("sick.model", "heuristics_evaluation_set.txt")  # a file in HANS's layout
+        nb.hans(result.models["lexicalized"])                   # hans/ under the data directory
+        nb.hans(model, "hans-mini")                             # the suite's own HANS-style pairs
+        nb.hans("sick.model", "heuristics_evaluation_set.txt")  # a file in HANS's layout
 
     model: a fitted Predictor (`RunResult.models[...]`, `load_model`), a one-row RunResult, or the
         path of a model file. source: a corpus whose test split holds HANS pairs ("hans", the

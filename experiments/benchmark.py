@@ -101,21 +101,21 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     args = parser.parse_args(argv)
-    from experiments.corpora.generated.synthetic import generate_pairs, write_snli_jsonl
-    from experiments.measure import log
-    from experiments.measure.commands import bench_commands
-    from experiments.measure.end_to_end import bench_end_to_end
-    from experiments.measure.featurizing import bench_features, corpus_shape
-    from experiments.measure.machine import describe, machine
-    from experiments.measure.tagging import bench_tagging
-    from experiments.outputs.records import peak_rss_bytes, versions, write_json_atomic
+    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs, write_snli_jsonl
+    from nli_baselines.experiments.measure import log
+    from nli_baselines.experiments.measure.commands import bench_commands
+    from nli_baselines.experiments.measure.end_to_end import bench_end_to_end
+    from nli_baselines.experiments.measure.featurizing import bench_features, corpus_shape
+    from nli_baselines.experiments.measure.machine import describe, machine
+    from nli_baselines.experiments.measure.tagging import bench_tagging
+    from nli_baselines.experiments.outputs.records import peak_rss_bytes, versions, write_json_atomic
     began = time.perf_counter()
     # The machine beside every figure: speed (and a fit's last bits) depend on the CPU, numpy's SIMD
     # groups and OpenBLAS's kernel (docs/performance.md).
     record: dict = {"versions": versions(), "cpus": os.cpu_count(), "machine": machine()}
     log(f"machine: {describe(record['machine'])}")
     if args.write_qqp:
-        from experiments.corpora.generated.qqp import write_qqp
+        from nli_baselines.experiments.corpora.generated.qqp import write_qqp
         print("wrote " + " and ".join(map(str, write_qqp(Path(args.write_qqp), seed=args.seed))))
         return 0
     if args.write_snli:
@@ -127,14 +127,14 @@ def main(argv=None) -> int:
         print(f"wrote {args.pairs} train and 10000 dev pairs to {out}")
         return 0
     if args.formats:
-        from experiments.measure.formats import bench_formats
+        from nli_baselines.experiments.measure.formats import bench_formats
         jsonl = Path(args.data_dir or args.formats) / "snli_1.0_train.jsonl"
         if not args.data_dir:
             Path(args.formats).mkdir(parents=True, exist_ok=True)  # a new directory, as --write-snli takes
             write_snli_jsonl(generate_pairs(args.pairs, seed=args.seed), Path(args.formats) / jsonl.name)
         record.update(bench_formats(jsonl, Path(args.formats), args.repeats))
     elif args.tree_parses:
-        from experiments.measure.tree_parses import bench_tree_parses
+        from nli_baselines.experiments.measure.tree_parses import bench_tree_parses
         record.update(bench_tree_parses(Path(args.tree_parses)))
     elif args.main_job or args.curve or args.strongest:
         which = "main_job" if args.main_job else "strongest" if args.strongest else "curve"
@@ -153,7 +153,7 @@ def main(argv=None) -> int:
     else:
         started = time.perf_counter()
         pairs = generate_pairs(args.pairs, seed=args.seed)
-        record["corpus"] = {"generator": "experiments.corpora.generated.synthetic.generate_pairs", "seed": args.seed,
+        record["corpus"] = {"generator": "nli_baselines.experiments.corpora.generated.synthetic.generate_pairs", "seed": args.seed,
                             "seconds": time.perf_counter() - started, **corpus_shape(pairs)}
         record["corpus_rss_bytes"] = peak_rss_bytes()
         log(f"generated {len(pairs)} pairs in {record['corpus']['seconds']:.1f}s: {record['corpus']}")

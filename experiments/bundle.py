@@ -25,8 +25,8 @@ BENCHMARKS = ("glue", "superglue")
 
 
 def main(argv=None) -> int:
-    from experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
-    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+    from nli_baselines.experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
+    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_read_limit_argument(parser)
@@ -40,9 +40,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         apply_read_limits(args.read_limits)
-        from experiments.commandline.paths import OutputPlan
-        from experiments.engine.errors import UsageError
-        from experiments.outputs.bundles import make_bundle
+        from nli_baselines.experiments.commandline.paths import OutputPlan
+        from nli_baselines.experiments.engine.errors import UsageError
+        from nli_baselines.experiments.outputs.bundles import make_bundle
         if not args.out.endswith(".zip"):
             raise UsageError(f"--out must end in .zip, not {args.out!r}")
         plan = OutputPlan(overwrite=args.overwrite)
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
             for note in item.notes:
                 print(f"note: {note}")
         print(f"wrote {args.out}: " + ", ".join(f"{c.path.name} ({c.rows} rows)" for c in checked))
-        from experiments.outputs.bundles import missing_tasks
+        from nli_baselines.experiments.outputs.bundles import missing_tasks
         missing = missing_tasks(args.benchmark, [c.path.name for c in checked])
         if missing and args.partial:
             print(f"note: partial: {', '.join(missing)} missing; the server takes only complete submissions")

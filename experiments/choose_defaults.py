@@ -19,17 +19,17 @@ from pathlib import Path
 
 import numpy as np
 
-import features
-from experiments.corpora import get_corpus, resolve_data_dir
-from experiments.engine.config import RunConfig
-from experiments.engine.experiment import Prepared, run_row
-from experiments.engine.rows import Row
-from experiments.engine.splits import Splits, load_splits
-from experiments.outputs.records import write_json_atomic
-from features.featurizer import PairFeaturizer
-from features.options import DEFAULTS, OPTIONS
-from features.text.annotation import annotate
-from models import MODELS
+from nli_baselines import features
+from nli_baselines.experiments.corpora import get_corpus, resolve_data_dir
+from nli_baselines.experiments.engine.config import RunConfig
+from nli_baselines.experiments.engine.experiment import Prepared, run_row
+from nli_baselines.experiments.engine.rows import Row
+from nli_baselines.experiments.engine.splits import Splits, load_splits
+from nli_baselines.experiments.outputs.records import write_json_atomic
+from nli_baselines.features.featurizer import PairFeaturizer
+from nli_baselines.features.options import DEFAULTS, OPTIONS
+from nli_baselines.features.text.annotation import annotate
+from nli_baselines.models import MODELS
 
 ESTIMATES = ("sick_dev", "rte_dev", "snli_sample_cv", "sick_train_cv", "rte_train_cv")
 GROUPS = ("lexicalized", "unlexicalized")

@@ -8,7 +8,7 @@ Prints both accuracies, their difference, McNemar's exact test on the pairs wher
 disagree (with its reading in words), and a paired bootstrap 95% interval of the difference.
 Both records must have scored the same split of the same data files (their sha256). For a record
 of a table (--paper-table, --ablation-table), --row-a/--row-b name the row (an ablated row's name
-starts with a dash: write --row-b=-bleu). From Python: `experiments.compare(a, b)`.
+starts with a dash: write --row-b=-bleu). From Python: `nb.compare(a, b)`.
 """
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import sys
 
 
 def main(argv=None) -> int:
-    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a", metavar="A.json", help="a run record (run.py --out)")
@@ -28,9 +28,9 @@ def main(argv=None) -> int:
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file (never an input)")
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
-        from experiments.api import compare
-        from experiments.commandline.paths import OutputPlan
-        from experiments.outputs.records import write_json_atomic
+        from nli_baselines.experiments.api import compare
+        from nli_baselines.experiments.commandline.paths import OutputPlan
+        from nli_baselines.experiments.outputs.records import write_json_atomic
         plan = OutputPlan(overwrite=args.overwrite)
         plan.file(args.out, "--out")
         plan.check([args.a, args.b])  # before any work; --out is never one of the records
@@ -43,6 +43,3 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
-else:  # `experiments.compare` is also the API's function: this module calls it
-    import experiments
-    experiments._api_script(__name__, "compare")

@@ -12,9 +12,9 @@ import argparse
 import signal
 import sys
 
-from experiments.commandline.exits import Terminated, terminate_unwinds
-from experiments.corpora import resolve_data_dir
-from experiments.corpora.download.sources import DEFAULT_DEADLINE, SOURCES, DownloadError, download
+from nli_baselines.experiments.commandline.exits import Terminated, terminate_unwinds
+from nli_baselines.experiments.corpora import resolve_data_dir
+from nli_baselines.experiments.corpora.download.sources import DEFAULT_DEADLINE, SOURCES, DownloadError, download
 
 WORDNET = "wordnet"
 CORPUS_OPTIONS = ("data_dir", "url", "sha256", "deadline")
@@ -35,7 +35,7 @@ def _seconds(text: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one positional NAME, options grouped by what they apply to."""
-    from experiments.corpora.download.wordnet_setup import SETUP_SOURCES, SYSTEM_WORDNET
+    from nli_baselines.experiments.corpora.download.wordnet_setup import SETUP_SOURCES, SYSTEM_WORDNET
     names = [*sorted(SOURCES), WORDNET]
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("name", choices=names, metavar="NAME", help=f"one of: {', '.join(names)}")
@@ -92,7 +92,7 @@ def download_corpus(args: argparse.Namespace) -> int:
 
 def install_wordnet(args: argparse.Namespace) -> int:
     """Set up WordNet 3.0 for NLTK; progress on stderr, the report on stdout."""
-    from experiments.corpora.download import wordnet_setup
+    from nli_baselines.experiments.corpora.download import wordnet_setup
     log = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     try:
         result = wordnet_setup.install_wordnet(args.nltk_data, source=args.source, system_dir=args.system_dir,

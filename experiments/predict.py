@@ -29,8 +29,8 @@ def prediction_rows(pairs, predictions, proba=None) -> tuple[list[str], list[lis
 
 
 def main(argv=None) -> int:
-    from experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
-    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+    from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
+    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     with user_errors():
         import_user_modules(argv)
@@ -45,17 +45,17 @@ def _predict(args, given: dict, output) -> int:
 
     import numpy as np
 
-    from experiments.commandline.paths import OutputPlan
-    from experiments.corpora.hub import hub_corpus, is_hub_dataset
-    from experiments.corpora.readers.custom import has_column, read_custom
-    from experiments.engine.config import RunConfig
-    from experiments.engine.errors import UsageError
-    from experiments.outputs.model_files import load_predictor
-    from experiments.outputs.submissions import require_every_row
-    from experiments.outputs.tabular import SUFFIXES, format_table
-    from features.labels import two_class
-    from features.runtime.shown import shown
-    from features.storage.atomic import atomic_write
+    from nli_baselines.experiments.commandline.paths import OutputPlan
+    from nli_baselines.experiments.corpora.hub import hub_corpus, is_hub_dataset
+    from nli_baselines.experiments.corpora.readers.custom import has_column, read_custom
+    from nli_baselines.experiments.engine.config import RunConfig
+    from nli_baselines.experiments.engine.errors import UsageError
+    from nli_baselines.experiments.outputs.model_files import load_predictor
+    from nli_baselines.experiments.outputs.submissions import require_every_row
+    from nli_baselines.experiments.outputs.tabular import SUFFIXES, format_table
+    from nli_baselines.features.labels import two_class
+    from nli_baselines.features.runtime.shown import shown
+    from nli_baselines.features.storage.atomic import atomic_write
 
     model_path, input_path, out = output(args, "model_file"), output(args, "input"), output(args, "predictions")
     for value, flag in ((model_path, "--model FILE"), (input_path, "--input FILE"), (out, "--out FILE")):
@@ -149,7 +149,7 @@ def _predict(args, given: dict, output) -> int:
                 figures = task.score(task.targets(gold), np.asarray(predictions, dtype=task.targets(gold).dtype))
             except ValueError as exc:
                 raise UsageError(f"{input_name}: its gold column cannot be scored ({exc})") from None
-            from experiments.corpora.task import METRICS
+            from nli_baselines.experiments.corpora.task import METRICS
             message += (f"; against the input's {'scores' if task.is_scores else 'labels'}: "
                         + ", ".join(f"{METRICS[name].title} {100 * value:.1f}" for name, value in figures.items()))
     print(message)
@@ -159,8 +159,8 @@ def _predict(args, given: dict, output) -> int:
 def _hub_split(dataset: str, given: str | None) -> str:
     """The split of a Hugging Face dataset that predict.py labels: --test-split, else its test split
     found by name (`corpora.hub`); a dataset without one is a UsageError listing its splits."""
-    from experiments.corpora.hub import hub_corpus
-    from experiments.engine.errors import UsageError
+    from nli_baselines.experiments.corpora.hub import hub_corpus
+    from nli_baselines.experiments.engine.errors import UsageError
     corpus = hub_corpus(dataset, splits={"test": given}, needed=("test",))
     if corpus.test_split is None:
         raise UsageError(f"{dataset}: which split to label? it has {', '.join(corpus.parts)}; choose with --test-split")

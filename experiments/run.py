@@ -5,26 +5,26 @@
     python experiments/run.py --dataset demo --top-features 10       # offline, no files needed
     python experiments/run.py --train-file train.csv --dev-file dev.csv   # your own pairs
 
-From Python: `experiments.run(dataset="sick", ablate=["cross_bigrams"])` (this script is a thin
+From Python: `nb.run(dataset="sick", ablate=["cross_bigrams"])` (this script is a thin
 wrapper over it).
 """
 from __future__ import annotations
 
 
 def main(argv: list[str] | None = None) -> int:
-    from experiments.commandline.arguments import build_parser, given_options, import_user_modules
-    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+    from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules
+    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     with user_errors():
         import_user_modules(argv)
     args = build_parser("run", __doc__).parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
-        from experiments.commandline.run_outputs import RunOutputs
+        from nli_baselines.experiments.commandline.run_outputs import RunOutputs
         outputs = RunOutputs.from_args(args)
         given = given_options(args, "run")
         config = outputs.check(given)  # every output path is checked before any work
-        from experiments.api import RunResult
-        from experiments.engine.experiment import run
+        from nli_baselines.experiments.api import RunResult
+        from nli_baselines.experiments.engine.experiment import run
         result = RunResult(run(config), config)
         outputs.write(result)
     return 0
@@ -32,6 +32,3 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-else:  # `experiments.run` is also the API's function: this module calls it
-    import experiments
-    experiments._api_script(__name__, "run")

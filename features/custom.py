@@ -1,6 +1,6 @@
 """Custom feature types from plain per-pair functions: the easy road for labs and new tasks.
 
-    from features import register_feature
+    from nli_baselines.features import register_feature
 
     @register_feature("negation")
     def negation(pair):

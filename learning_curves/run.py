@@ -7,14 +7,14 @@ A point is a run's row (run.py's options all apply: --model, --features, --ablat
 --C, --seed, --label-map, ...) fitted on a sample of the training split. Features are built
 once for the whole split; points run in parallel (--jobs) and are saved as they finish: the
 same command resumes, reusing the points already in DIR/curve.csv when DIR/run.json records the
-same settings and data. From Python: `experiments.learning_curve(dataset="sick", ...)`.
+same settings and data. From Python: `nb.learning_curve(dataset="sick", ...)`.
 """
 from __future__ import annotations
 
 
 def main(argv: list[str] | None = None) -> int:
-    from experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
-    from experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+    from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
+    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
 
     with user_errors():
         import_user_modules(argv)
@@ -22,12 +22,12 @@ def main(argv: list[str] | None = None) -> int:
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         from pathlib import Path
 
-        from experiments.api import CurveResult
-        from experiments.commandline.paths import check_output_dir
-        from experiments.engine.config import RunConfig
-        from experiments.engine.curve import learning_curve
-        from experiments.engine.errors import UsageError
-        from experiments.outputs.records import write_json_atomic
+        from nli_baselines.experiments.api import CurveResult
+        from nli_baselines.experiments.commandline.paths import check_output_dir
+        from nli_baselines.experiments.engine.config import RunConfig
+        from nli_baselines.experiments.engine.curve import learning_curve
+        from nli_baselines.experiments.engine.errors import UsageError
+        from nli_baselines.experiments.outputs.records import write_json_atomic
 
         out = output(args, "out")
         if not out:

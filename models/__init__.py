@@ -3,6 +3,11 @@
 MODELS maps the `--model` names to specs (`models.spec.ModelSpec`); adding a model is one
 module with the estimator and its spec, plus one `register_model` line here.
 """
+
+if __name__ != "nli_baselines.models":  # the folder is a subpackage of nli_baselines, never a top-level name
+    raise ImportError(f"{__name__} is the folder of nli_baselines.models: import nli_baselines.models "
+                      "(pip install the suite; a checkout's root on sys.path does not make it a package of its own)")
+
 from . import edit_distance, logistic, majority, mean, ridge, stacked
 from .common import TrainingDataError
 from .edit_distance import EditDistanceClassifier

@@ -26,9 +26,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils.validation import check_is_fitted
 
-from features.columns.encoding import check_pairs
-from features.labels import ENTAILMENT, NLI2, NOT_ENTAILMENT
-from features.storage.schema import Bool, Choice, Float, Mapping_, Schema, Texts, require, set_fitted
+from nli_baselines.features.columns.encoding import check_pairs
+from nli_baselines.features.labels import ENTAILMENT, NLI2, NOT_ENTAILMENT
+from nli_baselines.features.storage.schema import Bool, Choice, Float, Mapping_, Schema, Texts, require, set_fitted
 
 from .common import TrainingDataError, check_training_labels
 from .spec import ModelSpec, Tuning
@@ -235,7 +235,7 @@ class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
         sides = [content_tokens(p, STOP_LISTS[self.stop_list], self.form) for p in pairs]
         premises, hypotheses = [t for t, _ in sides], [h for _, h in sides]
         if self.wordnet:
-            from features.text.wordnet_relations import free_cells
+            from nli_baselines.features.text.wordnet_relations import free_cells
             result = Alignments(premises, hypotheses, free_cells(pairs, STOP_LISTS[self.stop_list])), None
         else:
             result = premises, hypotheses

@@ -15,7 +15,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from features.storage.schema import Bool, Choice, Float, Int, Optional, Part, Schema, require, set_fitted
+from nli_baselines.features.storage.schema import Bool, Choice, Float, Int, Optional, Part, Schema, require, set_fitted
 
 from .common import check_training_labels, encode_labels
 from .sklearn_kinds import LOGISTIC_REGRESSION

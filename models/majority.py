@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.dummy import DummyClassifier
 
-from features.storage.schema import Array, Schema, Text, require, set_fitted
+from nli_baselines.features.storage.schema import Array, Schema, Text, require, set_fitted
 
 from .common import check_training_labels, encode_labels
 from .spec import ModelSpec

@@ -5,7 +5,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils.validation import check_is_fitted
 
-from features.storage.schema import Float, Schema, set_fitted
+from nli_baselines.features.storage.schema import Float, Schema, set_fitted
 
 from .common import TrainingDataError
 from .spec import ModelSpec

@@ -8,7 +8,7 @@ from scipy.sparse.linalg import LinearOperator, lsqr
 from sklearn.base import BaseEstimator, RegressorMixin, clone
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from features.storage.schema import Array, Bool, Float, Int, Optional, Schema, require, set_fitted
+from nli_baselines.features.storage.schema import Array, Bool, Float, Int, Optional, Schema, require, set_fitted
 
 from .spec import ModelSpec, Tuning
 from .state import EstimatorKind

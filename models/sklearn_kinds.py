@@ -47,9 +47,9 @@ from sklearn.tree import DecisionTreeClassifier, ExtraTreeClassifier
 from sklearn.tree._tree import NODE_DTYPE, TREE_LEAF, TREE_UNDEFINED, Tree
 from sklearn.utils.validation import check_is_fitted
 
-from features.storage.schema import (INPUT_BOUND, MAX_ELEMENTS, Array, Field, Float, Int, Many, Part, Schema, Sizes,
-                                     StateError, require, set_fitted)
-from models.state import CLASSES, EstimatorKind
+from nli_baselines.features.storage.schema import (INPUT_BOUND, MAX_ELEMENTS, Array, Field, Float, Int, Many, Part,
+                                                   Schema, Sizes, StateError, require, set_fitted)
+from nli_baselines.models.state import CLASSES, EstimatorKind
 
 FLOAT = ("float64", "float32")  # scikit-learn keeps float32 weights for float32 inputs
 INDEX = ("int32", "int64")

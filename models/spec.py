@@ -49,13 +49,13 @@ def _no_details(model) -> dict:
 
 
 def _registered(name: str) -> "ModelSpec":
-    from models import get_model
+    from nli_baselines.models import get_model
     return get_model(name)
 
 
 def _field_for(values):
     """A field for a grid's candidates: a choice among texts or flags, else a finite number."""
-    from features.storage.schema import Bool, Choice, Float, Int
+    from nli_baselines.features.storage.schema import Bool, Choice, Float, Int
     values = tuple(values)
     if all(isinstance(v, bool) for v in values):
         return Bool()
@@ -132,8 +132,8 @@ class ModelSpec:
     def __reduce_ex__(self, protocol):
         # A built-in spec is a registry entry every process has: pickled by name, so its
         # callables (lambdas, a kind's closures) need not pickle; a user's spec as before.
-        from models import MODELS
-        if MODELS.get(self.name) is self and getattr(self.factory, "__module__", "").startswith("models."):
+        from nli_baselines.models import MODELS
+        if MODELS.get(self.name) is self and getattr(self.factory, "__module__", "").startswith(f"{__package__}."):
             return _registered, (self.name,)
         return object.__reduce_ex__(self, protocol)
 

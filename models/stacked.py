@@ -11,7 +11,8 @@ from sklearn.model_selection import KFold, StratifiedKFold, cross_val_predict
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from features.storage.schema import Array, Float, Int, Mapping_, Optional, Part, Schema, StateError, require, set_fitted
+from nli_baselines.features.storage.schema import (Array, Float, Int, Mapping_, Optional, Part, Schema, StateError,
+                                                   require, set_fitted)
 
 from .common import check_training_labels
 from .logistic import C_GRID

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from features.storage.schema import Field, Schema, Sizes, StateError, Texts
+from nli_baselines.features.storage.schema import Field, Schema, Sizes, StateError, Texts
 
 
 @dataclass(frozen=True)

@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from features.pair import Pair
+from nli_baselines.features.pair import Pair
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = {
-    "run": "experiments.run", "curve": "learning_curves.run", "predict": "experiments.predict",
-    "compare": "experiments.compare", "diagnose": "experiments.diagnose", "datasets": "experiments.datasets",
-    "download": "experiments.download", "benchmark": "experiments.benchmark",
-    "choose_defaults": "experiments.choose_defaults", "bundle": "experiments.bundle", "glue": "experiments.glue",
+    "run": "nli_baselines.experiments.run", "curve": "nli_baselines.learning_curves.run", "predict": "nli_baselines.experiments.predict",
+    "compare": "nli_baselines.experiments.compare", "diagnose": "nli_baselines.experiments.diagnose", "datasets": "nli_baselines.experiments.datasets",
+    "download": "nli_baselines.experiments.download", "benchmark": "nli_baselines.experiments.benchmark",
+    "choose_defaults": "nli_baselines.experiments.choose_defaults", "bundle": "nli_baselines.experiments.bundle", "glue": "nli_baselines.experiments.glue",
 }
 def pytest_configure(config):
     """Tests annotate into a cache of their own, removed at the end, unless NLI_CACHE_DIR names one
@@ -79,7 +79,7 @@ def data_dir() -> Path:
 @pytest.fixture(scope="session")
 def real_wordnet():
     """WordNet 3.0 where NLTK finds it; tests that need it skip without it."""
-    from features.text.wordnet_data import wordnet_available
+    from nli_baselines.features.text.wordnet_data import wordnet_available
     if not wordnet_available():
         pytest.skip("WordNet 3.0 is not installed for NLTK: python experiments/download.py wordnet")
 
@@ -112,8 +112,8 @@ def cli(capsys):
     """Run a script's `main(argv)` in this process, as its command line would: cli("run", "--dataset",
     "demo") -> Done(returncode, stdout, stderr). Feature types and models that `--import` registers
     are removed afterwards."""
-    from features.registry import FEATURE_TYPES
-    from models import MODELS
+    from nli_baselines.features.registry import FEATURE_TYPES
+    from nli_baselines.models import MODELS
     before = (dict(FEATURE_TYPES), dict(MODELS), list(sys.path))
     imported = set()
 
@@ -207,7 +207,7 @@ def parsed_pair(premise: str, hypothesis: str, premise_tags: str, hypothesis_tag
     """A pair with tokens, tags and lemmas by hand, and dependency parses by hand that the parse
     memo (`features.text.parsing.remember_parses`) will return for its sentences. A parse is written
     `HEAD:LABEL` per token, HEAD the head's position (the root's own position)."""
-    from features.text.parsing import remember_parses
+    from nli_baselines.features.text.parsing import remember_parses
     pair = make_pair(premise, hypothesis, label, premise_tags, hypothesis_tags, id)
     pair = pair.with_annotation((pair.premise_tokens, pair.premise_tags, tuple(premise_lemmas.split())),
                                 (pair.hypothesis_tokens, pair.hypothesis_tags, tuple(hypothesis_lemmas.split())))
@@ -236,7 +236,7 @@ TINY_PARSES = {
 
 
 def remember_tiny_parses() -> None:
-    from features.text.parsing import remember_parses
+    from nli_baselines.features.text.parsing import remember_parses
     parses = {}
     for sentence, parse in TINY_PARSES.items():
         arcs = [arc.split(":") for arc in parse.split()]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sklearn.ensemble import HistGradientBoostingClassifier
 from sklearn.naive_bayes import GaussianNB
 
-from models.sklearn_kinds import SKLEARN_KINDS
-from models.state import EstimatorKind
+from nli_baselines.models.sklearn_kinds import SKLEARN_KINDS
+from nli_baselines.models.state import EstimatorKind
 
 
 class DenseGaussian(GaussianNB):

@@ -39,8 +39,8 @@ README = REPO / "README.md"
 def documents() -> list[Path]:
     """Every page that may hold examples: README and the guide's pages."""
     return [README, *sorted((REPO / "docs").glob("*.md"))]
-SCRIPTS = {"run": ("experiments.run", "experiments/run.py"), "curve": ("learning_curves.run", "learning_curves/run.py"),
-           "compare": ("experiments.compare", "experiments/compare.py")}
+SCRIPTS = {"run": ("nli_baselines.experiments.run", "experiments/run.py"), "curve": ("nli_baselines.learning_curves.run", "learning_curves/run.py"),
+           "compare": ("nli_baselines.experiments.compare", "experiments/compare.py")}
 BLOCK = re.compile(r"<!-- example: (?P<spec>.+?) -->\n```text\n(?P<body>.*?)```\n<!-- /example -->", re.S)
 CORPORA_NEEDED = ("--dataset sick", "--dataset rte", "--dataset snli", "--dataset cb")
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from features.text.word_alignment import STRENGTH, align, sides
-from features.text.wordnet_relations import WordNetRelations
-from features.types.alignment import Alignment
+from nli_baselines.features.text.word_alignment import STRENGTH, align, sides
+from nli_baselines.features.text.wordnet_relations import WordNetRelations
+from nli_baselines.features.types.alignment import Alignment
 from tests.conftest import parsed_pair
 
 
@@ -85,9 +85,9 @@ def test_identical_sentences_align_fully(tiny_wordnet, tokens):
 def test_a_fitted_alignment_travels_in_a_model_file(tiny_wordnet, monkeypatch):
     # The model file keeps the type's declared values; its WordNetRelations come from this
     # process's own NLTK path, never from the file.
-    from features import PairFeaturizer
-    from features.featurizer_state import dump_featurizer, load_featurizer
-    from features.storage.schema import Reader, Writer
+    from nli_baselines.features import PairFeaturizer
+    from nli_baselines.features.featurizer_state import dump_featurizer, load_featurizer
+    from nli_baselines.features.storage.schema import Reader, Writer
     monkeypatch.setenv("NLTK_DATA", str(tiny_wordnet))
     featurizer = PairFeaturizer(features="alignment").fit([BITES, NOT_RUNNING])
     writer = Writer()

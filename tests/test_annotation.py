@@ -15,10 +15,11 @@ import zlib
 
 import pytest
 
-from features.pair import Pair
-from features.storage import annotation_cache
-from features.text import annotation
-from features.text.annotation import AnnotationCache, AnnotationSource, SpacyLemmatizer, SpacyTagger, annotate
+from nli_baselines.features.pair import Pair
+from nli_baselines.features.storage import annotation_cache
+from nli_baselines.features.text import annotation
+from nli_baselines.features.text.annotation import (AnnotationCache, AnnotationSource, SpacyLemmatizer, SpacyTagger,
+                                                    annotate)
 
 
 class CountingTagger:

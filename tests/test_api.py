@@ -6,24 +6,24 @@ import pickle
 
 import pytest
 
-import experiments
-from experiments.engine.errors import UsageError
+import nli_baselines as nb
+from nli_baselines.experiments.engine.errors import UsageError
 
 
 @pytest.fixture(scope="module")
 def result():
-    return experiments.run(dataset="demo", features="unlexicalized", C=1.0, quiet=True, train_size=300)
+    return nb.run(dataset="demo", features="unlexicalized", C=1.0, quiet=True, train_size=300)
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda r: experiments.run(dataset="demo", features=None), "--features: expected a feature group, a type, or a "
+    (lambda r: nb.run(dataset="demo", features=None), "--features: expected a feature group, a type, or a "
                                                                "comma list of them, got None"),
-    (lambda r: experiments.compare(r, r, resamples=0), "resamples must be a whole number from 1 to 100,000, not 0"),
-    (lambda r: experiments.compare(r, r, resamples=10 ** 9), "not 1000000000"),
-    (lambda r: experiments.compare(r, r, resamples=2.5), "not 2.5"),
-    (lambda r: experiments.compare(r, {}), "not a run record of run.py --out \\(not a JSON object|no list of rows"),
-    (lambda r: experiments.compare(r, 5), "compare takes RunResults, run records or their paths, not int"),
-    (lambda r: experiments.load_model(None), "load_model takes the path of a model file, not NoneType"),
+    (lambda r: nb.compare(r, r, resamples=0), "resamples must be a whole number from 1 to 100,000, not 0"),
+    (lambda r: nb.compare(r, r, resamples=10 ** 9), "not 1000000000"),
+    (lambda r: nb.compare(r, r, resamples=2.5), "not 2.5"),
+    (lambda r: nb.compare(r, {}), "not a run record of run.py --out \\(not a JSON object|no list of rows"),
+    (lambda r: nb.compare(r, 5), "compare takes RunResults, run records or their paths, not int"),
+    (lambda r: nb.load_model(None), "load_model takes the path of a model file, not NoneType"),
 ])
 def test_bad_arguments_are_usage_errors(result, call, message):
     with pytest.raises(UsageError, match=message):
@@ -31,8 +31,8 @@ def test_bad_arguments_are_usage_errors(result, call, message):
 
 
 def test_features_may_be_a_list(result):
-    listed = experiments.run(dataset="demo", features=["bleu", "length_diff", "overlap"], C=1.0, quiet=True,
-                             train_size=300)
+    listed = nb.run(dataset="demo", features=["bleu", "length_diff", "overlap"], C=1.0, quiet=True,
+                    train_size=300)
     assert listed.record["rows"][0]["metrics"] == result.record["rows"][0]["metrics"]
 
 

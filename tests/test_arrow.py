@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from experiments.corpora.readers.common import NO_GOLD, DataFormatError
-from experiments.corpora.readers.custom import has_column, read_custom
-from features.pair import Pair, pairs_from_columns
+from nli_baselines.experiments.corpora.readers.common import NO_GOLD, DataFormatError
+from nli_baselines.experiments.corpora.readers.custom import has_column, read_custom
+from nli_baselines.features.pair import Pair, pairs_from_columns
 
 pa = pytest.importorskip("pyarrow", reason="parquet and Arrow files need pyarrow: pip install -e '.[hf]'")
 pq = pytest.importorskip("pyarrow.parquet")

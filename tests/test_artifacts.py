@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-import experiments
-from experiments.breakdowns.artifacts import read_artifacts
-from experiments.engine.significance import compare_with_named
+import nli_baselines as nb
+from nli_baselines.experiments.breakdowns.artifacts import read_artifacts
+from nli_baselines.experiments.engine.significance import compare_with_named
 
 
 def _result(name, predicted, gold):
@@ -71,7 +71,7 @@ def _cb_like(p_hypothesis, p_premise):
     (0.0055, 0.0056, "the hypotheses alone give the label away", "suggestive: not significant"),
 ])
 def test_the_reading_uses_the_footers_bonferroni_bar(p_hyp, p_prem, hyp_words, prem_words):
-    from experiments.engine.significance import corrected_level
+    from nli_baselines.experiments.engine.significance import corrected_level
     rows = _cb_like(p_hyp, p_prem)
     assert corrected_level(rows) == pytest.approx(0.05 / 9)
     reading = read_artifacts(rows)
@@ -84,11 +84,11 @@ def test_the_reading_uses_the_footers_bonferroni_bar(p_hyp, p_prem, hyp_words, p
 
 @pytest.fixture
 def no_wordnet(monkeypatch):
-    monkeypatch.setattr("experiments.engine.rows.wordnet_available", lambda: False)
+    monkeypatch.setattr("nli_baselines.experiments.engine.rows.wordnet_available", lambda: False)
 
 
 def test_artifact_table_on_demo(no_wordnet, tmp_path):
-    result = experiments.run(dataset="demo", artifact_table=True, C=[1.0], train_size=300, quiet=True)
+    result = nb.run(dataset="demo", artifact_table=True, C=[1.0], train_size=300, quiet=True)
     assert result.rows == ["majority", "hypothesis_only", "premise_only", "unlexicalized", "lexicalized"]
     assert "row strongest left out: it needs WordNet 3.0" in " ".join(result.notes())
     rows = {row["name"]: row for row in result.record["rows"]}
@@ -123,9 +123,9 @@ def test_artifact_table_refuses_other_tables_and_single_run_outputs(cli, tmp_pat
 
 
 def test_artifact_table_follows_two_class(no_wordnet):
-    from experiments.corpora import get_corpus
-    from experiments.engine.config import RunConfig
-    from experiments.engine.rows import plan_rows
+    from nli_baselines.experiments.corpora import get_corpus
+    from nli_baselines.experiments.engine.config import RunConfig
+    from nli_baselines.experiments.engine.rows import plan_rows
     rows = plan_rows(RunConfig(dataset="demo", artifact_table=True, two_class=True), get_corpus("demo"))
     assert all(row.two_class for row in rows)
     rows = plan_rows(RunConfig(dataset="demo", paper_table=True, two_class=True), get_corpus("demo"))
@@ -133,7 +133,7 @@ def test_artifact_table_follows_two_class(no_wordnet):
 
 
 def test_readme_figures_of_the_artifact_table_on_sick(data_dir, no_wordnet):
-    result = experiments.run(dataset="sick", data_dir=data_dir, artifact_table=True, quiet=True)
+    result = nb.run(dataset="sick", data_dir=data_dir, artifact_table=True, quiet=True)
     rows = {row["name"]: row for row in result.record["rows"]}
     assert {name: round(100 * row["metrics"]["dev"]["accuracy"], 1) for name, row in rows.items()} == {
         "majority": 56.8, "hypothesis_only": 57.6, "premise_only": 58.2, "unlexicalized": 69.9, "lexicalized": 77.4}

@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from features.storage.atomic import atomic_open, atomic_path, atomic_write
+from nli_baselines.features.storage.atomic import atomic_open, atomic_path, atomic_write
 
 
 def test_written_file_has_the_permissions_of_a_new_file(tmp_path):

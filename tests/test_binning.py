@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from features import PairFeaturizer
-from features.columns.binning import bin_index, bin_names, fit_edges
-from features.types.length_diff import LengthDiff
+from nli_baselines.features import PairFeaturizer
+from nli_baselines.features.columns.binning import bin_index, bin_names, fit_edges
+from nli_baselines.features.types.length_diff import LengthDiff
 from tests.conftest import make_pair
 
 

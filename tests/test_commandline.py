@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from experiments.engine.errors import UsageError
-from experiments.engine.parallel import resolve_jobs
+from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.engine.parallel import resolve_jobs
 from tests.conftest import REPO, run_python, run_script, run_shell
 
 FAST = ["--dataset", "demo", "--features", "unlexicalized", "--C", "1"]
@@ -87,9 +87,9 @@ def test_predict_refuses_to_overwrite_its_input(cli, tmp_path):
 def test_failed_writes_leave_no_temporaries(tmp_path, monkeypatch):
     import safetensors.numpy
 
-    import experiments
-    from experiments.outputs.submissions import bundle
-    result = experiments.run(dataset="demo", features="unlexicalized", C=1.0, quiet=True)
+    import nli_baselines as nb
+    from nli_baselines.experiments.outputs.submissions import bundle
+    result = nb.run(dataset="demo", features="unlexicalized", C=1.0, quiet=True)
     predictor = next(iter(result.models.values()))
 
     def broken_save(*args, **kwargs):
@@ -116,7 +116,7 @@ def test_bad_numbers_exit_2(cli, args, message):
 
 
 def test_records_never_hold_invalid_json(tmp_path):
-    from experiments.outputs.records import write_json_atomic
+    from nli_baselines.experiments.outputs.records import write_json_atomic
     with pytest.raises(ValueError):
         write_json_atomic(tmp_path / "r.json", {"C": float("inf")})
     assert not (tmp_path / "r.json").exists()
@@ -162,8 +162,8 @@ print(heavy, len(out.getvalue()) > 500)
 """
 
 
-@pytest.mark.parametrize("module", ["experiments.run", "learning_curves.run", "experiments.predict",
-                                    "experiments.compare", "experiments.diagnose", "experiments.datasets"])
+@pytest.mark.parametrize("module", ["nli_baselines.experiments.run", "nli_baselines.learning_curves.run", "nli_baselines.experiments.predict",
+                                    "nli_baselines.experiments.compare", "nli_baselines.experiments.diagnose", "nli_baselines.experiments.datasets"])
 def test_help_imports_nothing_heavy(module):
     # A fresh interpreter is the point: what --help pulls in (the numeric libraries only when a command runs).
     done = run_python("-c", HELP_IMPORTS.format(module=module))
@@ -173,7 +173,7 @@ def test_help_imports_nothing_heavy(module):
 def test_a_missing_tagger_is_one_line_with_advice_for_how_the_suite_was_installed(cli, tmp_path, monkeypatch):
     import importlib.util
 
-    import features.text.annotation as annotation
+    import nli_baselines.features.text.annotation as annotation
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec",
                         lambda name, *a: None if name in annotation.MODEL_PACKAGES else real(name, *a))
@@ -184,7 +184,7 @@ def test_a_missing_tagger_is_one_line_with_advice_for_how_the_suite_was_installe
     done = cli("run", "--train-file", train)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert "python -m pip install 'nli-baselines[tagger]'" in done.stderr
-    from features.runtime.commands import install_command
+    from nli_baselines.features.runtime.commands import install_command
     monkeypatch.chdir(REPO)  # in the checkout: the editable install of README's quick start
     assert install_command("tagger") == "python -m pip install -e '.[tagger]'"
 
@@ -317,7 +317,7 @@ def test_help_says_each_default_once(cli):
 
 
 def test_a_table_on_a_yes_no_task_runs_the_rows_that_can_run(cli, tmp_path):
-    from experiments.corpora.generated.demo import generate_demo
+    from nli_baselines.experiments.corpora.generated.demo import generate_demo
     train = tmp_path / "yn.tsv"
     train.write_text("premise\thypothesis\tlabel\n" + "".join(
         f"{p.premise}\t{p.hypothesis}\t{'yes' if p.label == 'entailment' else 'no'}\n"

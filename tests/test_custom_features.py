@@ -11,12 +11,12 @@ import pytest
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import Pipeline
 
-from experiments.corpora.generated.demo import generate_demo
-from features import FEATURE_TYPES, PairFeaturizer, register_feature, unregister_feature
-from models import LogisticClassifier
+from nli_baselines.experiments.corpora.generated.demo import generate_demo
+from nli_baselines.features import FEATURE_TYPES, PairFeaturizer, register_feature, unregister_feature
+from nli_baselines.models import LogisticClassifier
 
 USER_MODULE = textwrap.dedent('''
-    from features import register_feature
+    from nli_baselines.features import register_feature
 
     NEGATIONS = {"not", "no", "nobody", "never"}
 
@@ -70,7 +70,7 @@ def test_saved_models_name_the_module_and_need_it(cli, user_dir):
     pairs.write_text("premise\thypothesis\tlabel\nA man is sleeping .\tA man is not sleeping .\tcontradiction\n")
     import sys
     sys.modules.pop("my_lab_features", None)
-    from features.registry import unregister_feature as forget
+    from nli_baselines.features.registry import unregister_feature as forget
     forget("lab_negation")  # a new session: nothing registered
     without = cli("predict", "--model", "lab.model", "--input", "pairs.tsv", "--out", "p.tsv")
     assert without.returncode == 2
@@ -131,7 +131,7 @@ def test_registering_the_same_function_again_is_allowed():
     (lambda pair: {"x": 1 / 0}, r"custom feature 'lab_bad' raised ZeroDivisionError on pair 't0': division by zero"),
 ])
 def test_a_bad_custom_feature_names_itself_the_pair_and_the_value(tiny, returned, message):
-    from features.custom import CustomFeatureError
+    from nli_baselines.features.custom import CustomFeatureError
 
     def lab_bad(pair):
         return returned(pair)

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from experiments.corpora import get_corpus
-from experiments.corpora.generated.demo import generate_demo
+from nli_baselines.experiments.corpora import get_corpus
+from nli_baselines.experiments.corpora.generated.demo import generate_demo
 
 
 def test_demo_is_deterministic_and_seeded():

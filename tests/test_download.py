@@ -18,8 +18,8 @@ from pathlib import Path, PurePath
 
 import pytest
 
-from experiments.corpora.download.sources import SOURCES, DownloadError, Source, download, fetch
-from experiments.download import main as download_main
+from nli_baselines.experiments.corpora.download.sources import SOURCES, DownloadError, Source, download, fetch
+from nli_baselines.experiments.download import main as download_main
 from tests.conftest import start_script
 
 
@@ -91,7 +91,7 @@ def test_download_extracts_into_official_layout(server, tmp_path):
     assert (data / "sick" / "SICK.txt").read_bytes() == SICK.encode()
     assert not (data / "sick" / "__MACOSX").exists()
     assert not any(p.name.startswith(".download-") for p in data.iterdir())  # staging removed
-    from experiments.corpora import get_corpus
+    from nli_baselines.experiments.corpora import get_corpus
     assert len(get_corpus("sick").load("train", data).pairs) == 1
 
 
@@ -438,7 +438,7 @@ def test_a_failure_part_way_puts_every_file_back(server, tmp_path, monkeypatch):
     old.mkdir(parents=True)
     for name in ("train.tsv", "dev.tsv", "test.tsv", "mine.txt"):
         (old / name).write_text(f"old {name}\n")
-    import experiments.corpora.download.sources as sources
+    import nli_baselines.experiments.corpora.download.sources as sources
     real, moved = os.replace, []
 
     def fails_on_the_third_file(src, dst):
@@ -482,7 +482,7 @@ def test_a_data_dir_that_cannot_take_the_corpus(server, tmp_path, monkeypatch, c
 
 
 def test_wordnet_into_a_read_only_place_is_one_line(tmp_path, monkeypatch, capsys):
-    import experiments.corpora.download.wordnet_setup as setup
+    import nli_baselines.experiments.corpora.download.wordnet_setup as setup
 
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied", str(tmp_path / "ro"))
@@ -495,7 +495,7 @@ def test_wordnet_into_a_read_only_place_is_one_line(tmp_path, monkeypatch, capsy
 def test_every_corpus_download_advice_names_a_download_that_exists(tmp_path):
     """The 'download it' line printed for a missing corpus (QNLI and WNLI named download.py, which
     knew neither) names a registered download, for every corpus and split that has one."""
-    from experiments.corpora import CORPORA, CorpusNotFoundError
+    from nli_baselines.experiments.corpora import CORPORA, CorpusNotFoundError
     advised = {}
     for name, corpus in CORPORA.items():
         for split in corpus.splits:
@@ -517,7 +517,7 @@ def test_every_corpus_download_advice_names_a_download_that_exists(tmp_path):
     ("wnli", "WNLI", "index\tsentence1\tsentence2"),
 ])
 def test_glue_qnli_and_wnli_downloads_extract_where_their_readers_read(server, tmp_path, name, folder, header):
-    from experiments.corpora import get_corpus
+    from nli_baselines.experiments.corpora import get_corpus
     root, base = server
     label = "entailment" if name == "qnli" else "1"
     rows = {"train": f"{header}\tlabel\n0\tWho ran ?\tAnn ran .\t{label}\n1\tWho sat ?\tBo ran .\t{label}\n",

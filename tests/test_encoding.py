@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import features.columns.encoding as encoding
-from experiments.corpora.generated.synthetic import generate_pairs
-from experiments.measure.dict_reference import dict_featurize
-from features import PairFeaturizer
-from features.columns.encoding import Encoder, matching_cross_index, tag_matched_cells, tag_matched_count
+import nli_baselines.features.columns.encoding as encoding
+from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
+from nli_baselines.experiments.measure.dict_reference import dict_featurize
+from nli_baselines.features import PairFeaturizer
+from nli_baselines.features.columns.encoding import Encoder, matching_cross_index, tag_matched_cells, tag_matched_count
 from tests.conftest import TINY
 
 
@@ -94,7 +94,7 @@ def test_tag_matched_cells_skip_tokens_not_valid_and_count_without_sorting():
 
 
 def test_shared_and_unshared_premises_encode_alike():
-    from features.pair import Pair
+    from nli_baselines.features.pair import Pair
     base = TINY[2]
     copy = Pair("copy", base.premise, base.hypothesis, base.label, tuple(base.premise_tokens),
                 tuple(base.premise_tags), base.hypothesis_tokens, base.hypothesis_tags)

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from experiments.engine.explanations import explain_examples
-from features import PairFeaturizer
-from models import LogisticClassifier
+from nli_baselines.experiments.engine.explanations import explain_examples
+from nli_baselines.features import PairFeaturizer
+from nli_baselines.models import LogisticClassifier
 from tests.conftest import TINY
 
 
@@ -55,7 +55,7 @@ def test_the_features_that_pushed_a_prediction_by_hand():
     X = featurizer.fit_transform(TINY)
     model = LogisticClassifier(C=10.0).fit(X, [p.label for p in TINY])
     predicted = model.predict(X)
-    from models.logistic import SPEC
+    from nli_baselines.models.logistic import SPEC
     examples = explain_examples(SPEC, model, featurizer, None, X, [p.label for p in TINY], predicted, TINY, k=2)
     weights = model.class_weights()
     centred = weights - weights.mean(axis=0)

@@ -15,16 +15,16 @@ from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
-from features import (BUILTIN, FEATURE_TYPES, GROUPS, PAPER_TYPES, PairFeaturizer, register_feature, resolve,
-                      unregister_feature)
-from features.registry import build
-from features.types.bleu import Bleu
-from features.types.cross_bigrams import CrossBigrams
-from features.types.cross_unigrams import CrossUnigrams
-from features.types.hyp_ngrams import HypNgrams
-from features.types.length_diff import LengthDiff
-from features.types.overlap import Overlap
-from features.types.prem_ngrams import PremNgrams
+from nli_baselines.features import (BUILTIN, FEATURE_TYPES, GROUPS, PAPER_TYPES, PairFeaturizer, register_feature,
+                                    resolve, unregister_feature)
+from nli_baselines.features.registry import build
+from nli_baselines.features.types.bleu import Bleu
+from nli_baselines.features.types.cross_bigrams import CrossBigrams
+from nli_baselines.features.types.cross_unigrams import CrossUnigrams
+from nli_baselines.features.types.hyp_ngrams import HypNgrams
+from nli_baselines.features.types.length_diff import LengthDiff
+from nli_baselines.features.types.overlap import Overlap
+from nli_baselines.features.types.prem_ngrams import PremNgrams
 from tests.conftest import TINY, make_pair, remember_tiny_parses
 from tests.wordnet_fixture import write_tiny_wordnet
 
@@ -129,7 +129,7 @@ def test_cross_bigrams_repeated_bigram_is_one_indicator():
 @pytest.mark.parametrize("kind", [CrossUnigrams, CrossBigrams, HypNgrams, PremNgrams])
 def test_packed_and_generic_key_paths_give_the_same_columns(kind, min_count, monkeypatch):
     # The packed path of cross_bigrams also leaves out hypothesis bigrams rarer than min_count.
-    from experiments.corpora.generated.synthetic import generate_pairs
+    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
     pairs = TINY + generate_pairs(300, seed=4, vocab_size=60)
     params = {"min_count": min_count, **({"tag_match": "exact"} if "tag_match" in kind().get_params() else {})}
     packed = kind(**params).fit(pairs)
@@ -148,7 +148,7 @@ def test_packed_and_generic_key_paths_give_the_same_columns(kind, min_count, mon
 
 
 def test_dense_matrix_is_the_sparse_values_then_the_bin_indicators():
-    from experiments.corpora.generated.synthetic import generate_pairs
+    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
     pairs = TINY + generate_pairs(200, seed=6, vocab_size=30)
     zeros_left_out = 0
     for feature in (Overlap(bins=4), Bleu(bins=3, scale="standard"), LengthDiff(scale="none", bins=0),
@@ -173,8 +173,8 @@ def test_dense_matrix_is_the_sparse_values_then_the_bin_indicators():
 
 
 def test_bleu_and_overlap_count_rows_in_blocks_of_any_size(monkeypatch):
-    from experiments.corpora.generated.synthetic import generate_pairs
-    from features.columns import encoding
+    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
+    from nli_baselines.features.columns import encoding
     pairs = TINY + generate_pairs(400, seed=8, vocab_size=30)
     whole = [Bleu().raw_values(pairs), Overlap().raw_values(pairs), Overlap(count="positions").raw_values(pairs)]
     for rows, tokens in ((1, 9), (7, 60), (64, 1000)):
@@ -344,14 +344,14 @@ def test_contract(feature):
 def test_the_builtin_types_are_the_modules_of_features_types_one_each():
     """A built-in feature type is one module in features/types/, named as the type, defining
     that type and no other; every module there is registered."""
-    import features.types
-    from features.base import FeatureType
-    folder = Path(features.types.__file__).parent
+    from nli_baselines.features import types
+    from nli_baselines.features.base import FeatureType
+    folder = Path(types.__file__).parent
     assert sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__") == sorted(BUILTIN)
     assert not [p for p in folder.iterdir() if p.is_dir() and p.name != "__pycache__"]
     for name in BUILTIN:
         kind = FEATURE_TYPES[name]
-        module = importlib.import_module(f"features.types.{name}")
+        module = importlib.import_module(f"nli_baselines.features.types.{name}")
         assert kind.__module__ == module.__name__ and kind.name == name
         defined = [v for v in vars(module).values()
                    if isinstance(v, type) and issubclass(v, FeatureType) and v.__module__ == module.__name__]
@@ -361,7 +361,7 @@ def test_the_builtin_types_are_the_modules_of_features_types_one_each():
 WORD_COUNT = """
 import numpy as np
 
-from features.base import DenseFeature
+from nli_baselines.features.base import DenseFeature
 
 
 class WordCount(DenseFeature):
@@ -390,7 +390,7 @@ def test_a_new_type_is_one_module_and_its_registration(tmp_path, monkeypatch):
 
 
 def test_unannotated_pairs_are_refused():
-    from features.pair import Pair
+    from nli_baselines.features.pair import Pair
     with pytest.raises(ValueError, match="annotate"):
         Overlap().fit([Pair("x", "a b", "c")])
 
@@ -459,8 +459,8 @@ def test_custom_feature_by_name():
 
 @pytest.mark.parametrize("tag_match", ["exact", "first_letter"])
 def test_same_features_as_the_dict_build(tag_match):
-    from experiments.corpora.generated.synthetic import generate_pairs
-    from experiments.measure.dict_reference import dict_featurize
+    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
+    from nli_baselines.experiments.measure.dict_reference import dict_featurize
     pairs = TINY + generate_pairs(300, seed=3, vocab_size=60)
     X_dict, vectorizer = dict_featurize(pairs, tag_match=tag_match)
     dict_names = vectorizer.get_feature_names_out()

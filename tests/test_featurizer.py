@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from features import PairFeaturizer
-from features import featurizer as combine
-from features.featurizer import _stack
-from features.pair import MAX_PAIRWISE_TOKENS, PairTooLongError
+from nli_baselines.features import PairFeaturizer
+from nli_baselines.features import featurizer as combine
+from nli_baselines.features.featurizer import _stack
+from nli_baselines.features.pair import MAX_PAIRWISE_TOKENS, PairTooLongError
 from tests.conftest import TINY
 
 

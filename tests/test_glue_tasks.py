@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from experiments.corpora import get_corpus
-from experiments.corpora.download.sources import SOURCES, DownloadError, download
-from experiments.corpora.readers.common import DataFormatError, number_value, score_problem
-from experiments.corpora.readers.paraphrase import read_mrpc, read_qqp
-from experiments.corpora.readers.sick import read_sick
-from experiments.corpora.readers.single_sentence import read_cola, read_sst2
-from experiments.corpora.readers.sts import read_stsb
+from nli_baselines.experiments.corpora import get_corpus
+from nli_baselines.experiments.corpora.download.sources import SOURCES, DownloadError, download
+from nli_baselines.experiments.corpora.readers.common import DataFormatError, number_value, score_problem
+from nli_baselines.experiments.corpora.readers.paraphrase import read_mrpc, read_qqp
+from nli_baselines.experiments.corpora.readers.sick import read_sick
+from nli_baselines.experiments.corpora.readers.single_sentence import read_cola, read_sst2
+from nli_baselines.experiments.corpora.readers.sts import read_stsb
 
 
 def write(path: Path, text: str, newline: str = "\n", bom: bool = False) -> Path:

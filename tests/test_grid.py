@@ -5,9 +5,9 @@ import os
 
 import pytest
 
-import experiments
-from experiments.engine.errors import UsageError
-from experiments.engine.parallel import grid_backend
+import nli_baselines as nb
+from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.engine.parallel import grid_backend
 
 
 def metrics_by_row(record):
@@ -15,8 +15,8 @@ def metrics_by_row(record):
 
 
 def test_ablation_table_rows():
-    record = experiments.run(dataset="demo", ablation_table=True, features="unlexicalized", quiet=True, C=1.0,
-                             jobs=2).record
+    record = nb.run(dataset="demo", ablation_table=True, features="unlexicalized", quiet=True, C=1.0,
+                    jobs=2).record
     assert [r["name"] for r in record["rows"]] == ["unlexicalized", "-bleu", "-length_diff", "-overlap"]
     assert record["rows"][1]["features"] == ["length_diff", "overlap"]
 
@@ -35,10 +35,10 @@ def environment_restored():
 def test_dask_local_cluster_gives_the_local_results(environment_restored):
     distributed = pytest.importorskip("dask.distributed", reason="the dask extra is not installed")
     config = dict(dataset="demo", paper_table=True, quiet=True, C=(0.1, 1.0))
-    local = experiments.run(**config, jobs=2).record
+    local = nb.run(**config, jobs=2).record
     with distributed.LocalCluster(host="127.0.0.1", n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        remote = experiments.run(**config, backend="dask", scheduler=cluster.scheduler_address).record
+        remote = nb.run(**config, backend="dask", scheduler=cluster.scheduler_address).record
     assert metrics_by_row(remote) == metrics_by_row(local)
 
 
@@ -60,7 +60,7 @@ def test_shared_object_reaches_each_worker_without_riding_on_every_task():
     import numpy as np
     from joblib import Parallel, delayed
 
-    from experiments.engine.parallel import shared
+    from nli_baselines.experiments.engine.parallel import shared
 
     obj = {"matrix": np.arange(200_000, dtype=float).reshape(1000, 200), "words": [f"w{i}" for i in range(1000)]}
     with shared(obj, "local", 2) as handle:
@@ -77,7 +77,7 @@ def test_shared_object_reaches_each_worker_without_riding_on_every_task():
 def test_a_feature_type_defined_in_a_notebook_reaches_the_workers():
     """A notebook's function lives in __main__, which worker processes do not have: the grid's
     shared file must carry it by value (cloudpickle), as joblib carries task arguments."""
-    from features import register_feature, unregister_feature
+    from nli_baselines.features import register_feature, unregister_feature
 
     def not_in_hypothesis(pair):
         return {"not": float("not" in pair.hypothesis_tokens)}
@@ -85,8 +85,8 @@ def test_a_feature_type_defined_in_a_notebook_reaches_the_workers():
     not_in_hypothesis.__module__ = "__main__"  # as defined in a notebook cell
     register_feature("nb_not", not_in_hypothesis)
     try:
-        record = experiments.run(dataset="demo", features="unlexicalized,nb_not", ablation_table=True, jobs=2,
-                                 C=1.0, quiet=True).record
+        record = nb.run(dataset="demo", features="unlexicalized,nb_not", ablation_table=True, jobs=2,
+                        C=1.0, quiet=True).record
     finally:
         unregister_feature("nb_not")
     assert [r["name"] for r in record["rows"]][-1] == "-nb_not"

@@ -8,10 +8,11 @@ import re
 
 import pytest
 
-from experiments.breakdowns.hans import followed, format_hans, hans_breakdown, hans_file_text, read_hans_predictions
-from experiments.corpora import DataFormatError, get_corpus
-from experiments.corpora.generated.hans_mini import SUBCASES, generate_hans_mini
-from experiments.corpora.readers.hans import read_hans
+from nli_baselines.experiments.breakdowns.hans import (followed, format_hans, hans_breakdown, hans_file_text,
+                                                       read_hans_predictions)
+from nli_baselines.experiments.corpora import DataFormatError, get_corpus
+from nli_baselines.experiments.corpora.generated.hans_mini import SUBCASES, generate_hans_mini
+from nli_baselines.experiments.corpora.readers.hans import read_hans
 from tests.test_download import server  # noqa: F401  (the local HTTP server fixture)
 
 HEADER = ("gold_label\tsentence1_binary_parse\tsentence2_binary_parse\tsentence1_parse\tsentence2_parse\t"
@@ -85,7 +86,7 @@ def test_reader_keeps_labels_tags_and_the_three_fields(hans_path):
     assert first.meta == {"heuristic": "lexical_overlap", "subcase": "ln_subject/object_swap", "template": "temp1"}
     assert pairs[5].hypothesis_tags == ("NNS", "VBD", "DT", "NN", ".")
     # Its trees are kept, as SNLI's are: the syntax features derive dependencies from them.
-    from features.text.tree_dependencies import dependencies_from_tree
+    from nli_baselines.features.text.tree_dependencies import dependencies_from_tree
     assert first.premise_tree == "(ROOT (S (NP (DT The) (NN doctor)) (VP (VBD saw) (NP (DT the) (NN lawyer))) (. .)))"
     assert dependencies_from_tree(first.hypothesis_tree)[0] == first.hypothesis_tokens
 
@@ -242,9 +243,9 @@ def test_hans_mini_has_hans_shape_and_heuristics_hold():
 
 
 def test_api_breakdown_and_features_toward_entailment(hans_path, tmp_path):
-    import experiments
-    result = experiments.run(dataset="demo", features="unlexicalized", C=[1.0], train_size=300, quiet=True)
-    hans = experiments.hans(result, hans_path)
+    import nli_baselines as nb
+    result = nb.run(dataset="demo", features="unlexicalized", C=[1.0], train_size=300, quiet=True)
+    hans = nb.hans(result, hans_path)
     model = result.models["unlexicalized"]
     predicted = dict(zip((f"ex{i}" for i in range(8)), map(str, model.predict(read_hans(hans_path, "h", "t").pairs))))
     assert hans.scores == hans_breakdown(read_hans(hans_path, "h", "t").pairs, predicted)
@@ -258,7 +259,7 @@ def test_api_breakdown_and_features_toward_entailment(hans_path, tmp_path):
 
 
 def test_download_source_installs_the_official_file(server, tmp_path):  # noqa: F811
-    from experiments.corpora.download.sources import DownloadError, download
+    from nli_baselines.experiments.corpora.download.sources import DownloadError, download
     root, base = server
     (root / "heuristics_evaluation_set.txt").write_text(HANS_FILE)
     data = tmp_path / "data"
@@ -271,9 +272,9 @@ def test_download_source_installs_the_official_file(server, tmp_path):  # noqa: 
 
 
 def test_readme_figures_of_the_sick_model_on_hans_mini(data_dir):
-    import experiments
-    result = experiments.run(dataset="sick", data_dir=data_dir, quiet=True)
-    scores = experiments.hans(result, "hans-mini").scores
+    import nli_baselines as nb
+    result = nb.run(dataset="sick", data_dir=data_dir, quiet=True)
+    scores = nb.hans(result, "hans-mini").scores
     assert {h: (round(100 * s["entailment"], 1), round(100 * s["non-entailment"], 1))
             for h, s in scores["heuristics"].items()} == {"lexical_overlap": (100.0, 20.0),
                                                           "subsequence": (100.0, 20.0), "constituent": (100.0, 0.0)}

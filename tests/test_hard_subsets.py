@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-import experiments
-from experiments.corpora import CorpusNotFoundError, get_corpus
-from experiments.corpora.download.sources import DownloadError, download
-from experiments.engine.errors import UsageError
+import nli_baselines as nb
+from nli_baselines.experiments.corpora import CorpusNotFoundError, get_corpus
+from nli_baselines.experiments.corpora.download.sources import DownloadError, download
+from nli_baselines.experiments.engine.errors import UsageError
 from tests.test_download import server  # noqa: F401  (the local HTTP server fixture)
 
 SENTENCES = {  # label -> (premise, hypothesis) as word/TAG
@@ -56,8 +56,8 @@ def test_eval_split_test_hard_scores_the_hard_file(snli_dir):
         get_corpus("snli").load("test_hard", snli_dir)
     hard.parent.mkdir()
     hard.write_text(HARD)
-    result = experiments.run(dataset="snli", data_dir=snli_dir, eval_split="test_hard", features="unlexicalized",
-                             C=[1.0], quiet=True)
+    result = nb.run(dataset="snli", data_dir=snli_dir, eval_split="test_hard", features="unlexicalized",
+                    C=[1.0], quiet=True)
     data = result.record["data"]
     assert data["eval_split"] == "test_hard"
     assert data["splits"]["test_hard"] == {"rows": 4, "pairs": 3, "skipped": {"no gold label": 1}}
@@ -77,8 +77,8 @@ def test_mnli_hard_sets_are_read_unlabeled_and_refused_as_eval_splits(snli_dir):
     data = get_corpus("mnli").load("test_matched_hard", snli_dir)
     assert [p.label for p in data.pairs] == [None, None] and not data.labeled
     with pytest.raises(UsageError, match="the test_matched_hard split of mnli is unlabeled"):
-        experiments.run(dataset="mnli", data_dir=snli_dir, eval_split="test_matched_hard", features="unlexicalized",
-                        C=[1.0], quiet=True)
+        nb.run(dataset="mnli", data_dir=snli_dir, eval_split="test_matched_hard", features="unlexicalized",
+               C=[1.0], quiet=True)
 
 
 def test_download_sources_of_the_hard_subsets(server, tmp_path):  # noqa: F811

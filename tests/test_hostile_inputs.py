@@ -11,8 +11,8 @@ import pytest
 from safetensors import safe_open
 from safetensors.numpy import save_file
 
-import experiments
-from experiments.outputs.model_files import HEAD_KEY
+import nli_baselines as nb
+from nli_baselines.experiments.outputs.model_files import HEAD_KEY
 
 
 def _rewrite(path, out, change):
@@ -27,8 +27,8 @@ def _rewrite(path, out, change):
 @pytest.fixture(scope="module")
 def lr_file(tmp_path_factory):
     path = tmp_path_factory.mktemp("lr") / "lr.model"
-    predictor = next(iter(experiments.run(dataset="demo", model="lr", C=1.0, quiet=True, train_size=300,
-                                          features="unlexicalized").models.values()))
+    predictor = next(iter(nb.run(dataset="demo", model="lr", C=1.0, quiet=True, train_size=300,
+                                 features="unlexicalized").models.values()))
     predictor.save(path)
     return path, predictor.featurizer.slices_["length_diff"].start
 
@@ -72,7 +72,7 @@ def limits():
     """The process's read bounds, put back after the test (a command line's --read-limit sets them)."""
     import dataclasses
 
-    from experiments.corpora.readers import common
+    from nli_baselines.experiments.corpora.readers import common
     saved = dataclasses.replace(common.LIMITS)
     yield common.LIMITS
     for name in dataclasses.fields(saved):
@@ -183,7 +183,7 @@ def _forge_shard(shard, content):
     import hashlib
     import zlib
 
-    from features.storage.annotation_cache import AnnotationCache
+    from nli_baselines.features.storage.annotation_cache import AnnotationCache
     payload = zlib.compress(json.dumps(content).encode() if not isinstance(content, bytes) else content)
     magic = shard.read_bytes()[:len(AnnotationCache.MAGIC)]
     shard.write_bytes(magic + hashlib.sha256(payload).digest() + payload)
@@ -195,14 +195,14 @@ def _forge_shard(shard, content):
     b"[" * 100_000 + b"]" * 100_000,  # deep JSON
 ])
 def test_a_forged_annotation_shard_is_rebuilt_and_counted(tmp_path, content):
-    from features.text.annotation import annotate
+    from nli_baselines.features.text.annotation import annotate
     from tests.test_annotation import PAIRS, CountingTagger
     annotate(PAIRS, tagger=CountingTagger(), cache_dir=tmp_path)
     shard = next((tmp_path / "annotations").rglob("*.shard"))
     if content == "forged tags":
         import zlib
 
-        from features.storage.annotation_cache import AnnotationCache
+        from nli_baselines.features.storage.annotation_cache import AnnotationCache
         blob = shard.read_bytes()
         entries = json.loads(zlib.decompress(blob[len(AnnotationCache.MAGIC) + 32:]))
         content = {key: [fields[0], ["XX"] * len(fields[0]), *fields[2:]] for key, fields in entries.items()}
@@ -218,7 +218,7 @@ def test_forged_feature_values_are_rejected_and_rebuilt(tmp_path):
     1e300 ended in a traceback. Both are counted rejections now."""
     import hashlib
 
-    from features.storage.value_cache import ValueCache
+    from nli_baselines.features.storage.value_cache import ValueCache
     from tests.test_value_cache import VALUES, Three
     cache = ValueCache(tmp_path)
     cache.put(Three(), "d", VALUES)
@@ -237,7 +237,7 @@ def test_the_cache_key_lives_outside_the_cache_and_is_private(tmp_path, monkeypa
     import os
     import stat
 
-    from features.storage import cache_key
+    from nli_baselines.features.storage import cache_key
     monkeypatch.setenv("NLI_CACHE_KEY_FILE", str(tmp_path / "config" / "cache-key"))
     monkeypatch.setattr(cache_key, "_KEY", {})
     first = cache_key.cache_key()
@@ -249,12 +249,12 @@ def test_the_cache_key_lives_outside_the_cache_and_is_private(tmp_path, monkeypa
 
 
 def test_loading_a_model_that_reads_parses_writes_nothing(tmp_path, monkeypatch, tiny_wordnet):
-    from experiments.outputs.model_files import load_predictor
-    from features.text import parsing
+    from nli_baselines.experiments.outputs.model_files import load_predictor
+    from nli_baselines.features.text import parsing
     path = tmp_path / "syntax.model"
     monkeypatch.setenv("NLTK_DATA", str(tiny_wordnet))  # syntax reads WordNet: the bare machine has none
     monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "training-cache"))
-    next(iter(experiments.run(dataset="demo", quiet=True, train_size=200, features="syntax").models.values())).save(path)
+    next(iter(nb.run(dataset="demo", quiet=True, train_size=200, features="syntax").models.values())).save(path)
     monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))
     parsing.forget_parses()  # a fresh process: the probe's sentences are not in memory
     load_predictor(path)
@@ -342,7 +342,7 @@ def test_duplicate_columns_and_uint64_labels_of_a_parquet_file(lr_file, cli, tmp
 def test_diagnose_out_on_a_full_disk_is_one_line(cli, tmp_path, monkeypatch):
     import errno
 
-    from experiments.outputs import records
+    from nli_baselines.experiments.outputs import records
     from tests.test_submissions import TASKS, write_predictions
     ax = write_predictions(TASKS[("glue", "AX")], [str(i) for i in range(6)],
                            ["contradiction", "entailment", "neutral", "entailment", "contradiction", "neutral"],
@@ -362,7 +362,7 @@ import os
 import signal
 import time
 
-from features.featurizer import PairFeaturizer
+from nli_baselines.features.featurizer import PairFeaturizer
 
 _fit_transform = PairFeaturizer.fit_transform
 
@@ -423,8 +423,8 @@ def _saved_folder(hf, tmp_path):
 @pytest.mark.parametrize("how", ["state.json ../", "state.json absolute", "dataset_dict.json ../", "README ../",
                                  "README absolute"])
 def test_a_local_dataset_folder_names_nothing_outside_itself(hf, tmp_path, how, monkeypatch):
-    from experiments.engine.config import RunConfig
-    from experiments.engine.errors import UsageError
+    from nli_baselines.experiments.engine.config import RunConfig
+    from nli_baselines.experiments.engine.errors import UsageError
     from tests.test_hub import hub_layout, nli_dataset
     if how.startswith("README"):
         folder = hub_layout(tmp_path / "task", nli_dataset(hf))
@@ -475,8 +475,8 @@ def test_bundle_cuts_an_error_line_quoting_a_huge_label(tmp_path):
 def test_a_table_of_a_hub_dataset_is_bounded_in_rows_too(limits):
     import pyarrow as pa
 
-    from experiments.corpora.readers.arrow import read_table
-    from experiments.corpora.readers.common import DataFormatError
+    from nli_baselines.experiments.corpora.readers.arrow import read_table
+    from nli_baselines.experiments.corpora.readers.common import DataFormatError
     table = pa.table({"premise": ["A man sleeps ."] * 3, "hypothesis": ["A man rests ."] * 3})
     limits.rows = 2
     with pytest.raises(DataFormatError, match=r"hf:x\[train\]: more than 2 rows"):

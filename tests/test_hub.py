@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from experiments.corpora import get_corpus, hub
-from experiments.corpora.hub import HubError, assign_splits
-from experiments.corpora.readers.common import DataFormatError
-from experiments.engine.config import RunConfig
-from experiments.engine.errors import UsageError
+from nli_baselines.experiments.corpora import get_corpus, hub
+from nli_baselines.experiments.corpora.hub import HubError, assign_splits
+from nli_baselines.experiments.corpora.readers.common import DataFormatError
+from nli_baselines.experiments.engine.config import RunConfig
+from nli_baselines.experiments.engine.errors import UsageError
 from tests.conftest import run_python
 
 os.environ["HF_HUB_OFFLINE"] = "1"  # before `datasets` reads it: nothing here may reach for the hub
@@ -231,9 +231,9 @@ def test_run_curve_and_predict_on_a_hub_dataset(hf, cli, tmp_path):
     done = cli("predict", "--model", tmp_path / "m.model", "--input", f"hf:{folder}", "--test-split", "validation",
                "--out", tmp_path / "v.tsv")
     assert done.returncode == 0 and "accuracy against the input's labels" in done.stdout, done.stderr
-    import experiments
-    curve = experiments.learning_curve(dataset=f"hf:{folder}", features="unlexicalized", C=1, sizes="3,all", seeds=1,
-                                       quiet=True)
+    import nli_baselines as nb
+    curve = nb.learning_curve(dataset=f"hf:{folder}", features="unlexicalized", C=1, sizes="3,all", seeds=1,
+                              quiet=True)
     assert curve.record["dataset"] == f"hf:{folder}" and list(curve.points["size"]) == [3, 5]
 
 
@@ -360,7 +360,7 @@ def test_errors_are_one_line(hf, cli, tmp_path, monkeypatch):
 def test_the_package_is_found_past_the_scripts_folder(hf):
     # `python experiments/run.py` puts experiments/ first on sys.path, where datasets.py would stand
     # for the package (a process: the test's own interpreter has imported the package already).
-    done = run_python("-c", "import sys; sys.path.insert(0, 'experiments'); from experiments.corpora import hub; "
+    done = run_python("-c", "import sys; sys.path.insert(0, 'experiments'); from nli_baselines.experiments.corpora import hub; "
                             "print(hub._datasets('hf:x').load_dataset.__module__)")
     assert done.returncode == 0 and done.stdout.strip() == "datasets.load", done.stderr
 

@@ -6,9 +6,9 @@ import pickle
 import numpy as np
 import pytest
 
-import features.columns.keymap as keymap
-from features.columns.keymap import (BitSqueeze, KeyIndex, factorize, factorize_bounded, indicator_columns,
-                                     indicator_matrix, sort_with_order)
+import nli_baselines.features.columns.keymap as keymap
+from nli_baselines.features.columns.keymap import (BitSqueeze, KeyIndex, factorize, factorize_bounded,
+                                                   indicator_columns, indicator_matrix, sort_with_order)
 
 
 @pytest.mark.parametrize("mostly_distinct", [False, True])

@@ -42,11 +42,11 @@ def test_the_lab_notebook_runs(tmp_path, monkeypatch):
     assert re.search(r"difference A - B \+[1-9]", text)
     assert "(significant at the 5% level)" in text
     # The notebook says what the command line says: here, which rows need WordNet.
-    from features.text.wordnet_data import wordnet_available
+    from nli_baselines.features.text.wordnet_data import wordnet_available
     assert ("left out: it needs WordNet" in text) != wordnet_available()
     # The lab uses the public API only: no engine internals, no private keys.
     source = "".join(cell.source for cell in notebook.cells if cell.cell_type == "code")
-    assert "experiments.engine" not in source and "experiments.outputs" not in source and '["_' not in source
+    assert "nli_baselines.experiments.engine" not in source and "nli_baselines.experiments.outputs" not in source and '["_' not in source
     assert sum("image/png" in o.get("data", {}) for o in outputs) >= 3  # plots, weights, curve
     assert all(o.get("output_type") != "error" for o in outputs)
     # The HANS section: the breakdown, and the features that push the swapped pair toward entailment.

@@ -7,9 +7,9 @@ import json
 import numpy as np
 import pytest
 
-import experiments
-from experiments.corpora.generated.demo import generate_demo
-from experiments.engine.curve import parse_sizes, sample
+import nli_baselines as nb
+from nli_baselines.experiments.corpora.generated.demo import generate_demo
+from nli_baselines.experiments.engine.curve import parse_sizes, sample
 
 
 def run_curve(cli, out, *extra):
@@ -19,7 +19,7 @@ def run_curve(cli, out, *extra):
 
 @pytest.fixture(scope="module")
 def curve_dir(tmp_path_factory):
-    from learning_curves.run import main
+    from nli_baselines.learning_curves.run import main
     out = tmp_path_factory.mktemp("curve")
     assert main(["--dataset", "demo", "--sizes", "10,200,all", "--seeds", "2", "--configs", "lexicalized,unlexicalized",
                  "--out", str(out), "--quiet", "--jobs", "2", "--tune-on", "dev"]) == 0
@@ -96,7 +96,7 @@ def test_sizes_are_clipped_and_samples_seeded():
 
 
 def test_single_class_sample_predicts_that_class():
-    curve = experiments.learning_curve(dataset="demo", sizes="1", seeds=2, configs="unlexicalized", quiet=True)
+    curve = nb.learning_curve(dataset="demo", sizes="1", seeds=2, configs="unlexicalized", quiet=True)
     seen = curve.points
     assert len(seen) == 2 and (seen.train_accuracy == 1.0).all()
     dev, train = [p.label for p in generate_demo("dev")], generate_demo("train")
@@ -107,9 +107,9 @@ def test_single_class_sample_predicts_that_class():
 
 def test_a_point_is_a_run_row_on_a_sample():
     # One engine: the curve's point at the whole split is run.py's row, number for number.
-    curve = experiments.learning_curve(dataset="demo", sizes="all", seeds=1, configs="unlexicalized", quiet=True,
-                                       C="0.3,1", tune_on="dev")
-    run = experiments.run(dataset="demo", features="unlexicalized", quiet=True, C="0.3,1", tune_on="dev")
+    curve = nb.learning_curve(dataset="demo", sizes="all", seeds=1, configs="unlexicalized", quiet=True,
+                              C="0.3,1", tune_on="dev")
+    run = nb.run(dataset="demo", features="unlexicalized", quiet=True, C="0.3,1", tune_on="dev")
     point = curve.points.iloc[0]
     row = run.row()
     assert point.eval_accuracy == row["metrics"]["dev"]["accuracy"]
@@ -169,16 +169,16 @@ def test_damaged_files_in_the_output_directory_end_in_one_line(cli, curve_dir, t
 
 
 def test_the_record_and_plot_say_how_settings_were_chosen(curve_dir):
-    from experiments.reports.plots import how_chosen
+    from nli_baselines.experiments.reports.plots import how_chosen
     record = json.loads((curve_dir / "curve.json").read_text())
     # --tune-on dev: every point chose C on dev.
     assert record["chosen_by"] == {c: {"10": "dev", "200": "dev", "4000": "dev"} for c in ("lexicalized",
                                                                                             "unlexicalized")}
     assert how_chosen(record) == "settings chosen on dev"
     # --tune-on auto (the default) on demo: CV on the sample where it is larger than dev's 1,000 pairs.
-    from experiments.engine.config import RunConfig
-    from experiments.engine.curve import tuning_judges
-    from experiments.engine.rows import plan_rows
+    from nli_baselines.experiments.engine.config import RunConfig
+    from nli_baselines.experiments.engine.curve import tuning_judges
+    from nli_baselines.experiments.engine.rows import plan_rows
     config = RunConfig("curve", dataset="demo", configs="lexicalized")
     auto = {**record, "chosen_by": tuning_judges(plan_rows(config, config.corpus()), [10, 200, 4000], "auto", 1000)}
     assert auto["chosen_by"] == {"lexicalized": {"10": "dev", "200": "dev", "4000": "cv"}}

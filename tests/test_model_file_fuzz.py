@@ -38,7 +38,7 @@ SECONDS = 20  # per mutant: loading and predicting take well under a second
 
 def user_specs():
     """The user models fuzzed besides the suite's own, as a user's module registers them."""
-    from models import ModelSpec
+    from nli_baselines.models import ModelSpec
     from tests.dense_models import DenseBoosting, declared_as
     return [
         ModelSpec(name="fuzz_svc", factory=lambda: LinearSVC(C=0.1), title="svc"),
@@ -56,7 +56,7 @@ def user_specs():
 
 
 def register_user_specs():
-    from models import MODELS, register_model
+    from nli_baselines.models import MODELS, register_model
     for spec in user_specs():
         if spec.name not in MODELS:
             register_model(spec)
@@ -72,19 +72,19 @@ def saved_files(tmp_path_factory):
 
     from sklearn.exceptions import ConvergenceWarning
 
-    import experiments
-    from experiments.corpora.generated.demo import generate_demo
-    from experiments.outputs.model_files import Predictor
-    from features import PairFeaturizer
-    from features.text.annotation import annotate
-    from models import MODELS, unregister_model
+    import nli_baselines as nb
+    from nli_baselines.experiments.corpora.generated.demo import generate_demo
+    from nli_baselines.experiments.outputs.model_files import Predictor
+    from nli_baselines.features import PairFeaturizer
+    from nli_baselines.features.text.annotation import annotate
+    from nli_baselines.models import MODELS, unregister_model
     out = tmp_path_factory.mktemp("fuzz")
     files = {}
     for model, features in (("lr", "unlexicalized,hyp_ngrams"), ("stacked", "unlexicalized"),
                             ("edit_distance", None), ("majority", None)):
         kwargs = {"features": features} if features else {}
-        predictor = next(iter(experiments.run(dataset="demo", model=model, C=1.0, quiet=True, train_size=300,
-                                              **kwargs).models.values()))
+        predictor = next(iter(nb.run(dataset="demo", model=model, C=1.0, quiet=True, train_size=300,
+                                     **kwargs).models.values()))
         predictor.save(out / f"{model}.model")
         files[model] = out / f"{model}.model"
     train = annotate(generate_demo("train")[:300])
@@ -237,8 +237,8 @@ import json, os, sys, threading, multiprocessing, warnings
 warnings.simplefilter("ignore")
 sys.path.insert(0, sys.argv[1])
 import numpy as np
-from experiments.outputs.model_files import ModelFileError, load_predictor
-from features.pair import Pair
+from nli_baselines.experiments.outputs.model_files import ModelFileError, load_predictor
+from nli_baselines.features.pair import Pair
 from tests.test_model_file_fuzz import register_user_specs
 register_user_specs()
 tokens = [("A", "man", "is", "sleeping", "."), ("A", "dog", "runs", "in", "the", "park", "."), ("Nobody", "sleeps", "."),

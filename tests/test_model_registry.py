@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from experiments.run import main as run_main
-from learning_curves.run import main as curve_main
-from models import MODELS, ModelSpec, Tuning, get_model, register_model, unregister_model
+from nli_baselines.experiments.run import main as run_main
+from nli_baselines.learning_curves.run import main as curve_main
+from nli_baselines.models import MODELS, ModelSpec, Tuning, get_model, register_model, unregister_model
 
 
 class NearestMean(ClassifierMixin, BaseEstimator):

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from models import EditDistanceClassifier, LogisticClassifier, MajorityClassifier, TrainingDataError
-from models.edit_distance import (STOP_LISTS, WEIGHT_GRID, best_threshold, content_tokens, cv_threshold_accuracy,
-                                  exact_distances, normalized_distances)
+from nli_baselines.models import EditDistanceClassifier, LogisticClassifier, MajorityClassifier, TrainingDataError
+from nli_baselines.models.edit_distance import (STOP_LISTS, WEIGHT_GRID, best_threshold, content_tokens,
+                                                cv_threshold_accuracy, exact_distances, normalized_distances)
 from tests.conftest import make_pair
 
 
@@ -132,11 +132,11 @@ def test_logistic_three_classes_and_weights():
 
 
 def test_solver_auto_is_newton_pcg_for_many_rows_of_three_classes_else_newton_cg(monkeypatch):
-    import models.logistic
+    from nli_baselines.models import logistic
     X = np.eye(3)[[0, 1, 2, 0, 1, 2, 0, 1]]
     y = ["e", "n", "c", "e", "n", "c", "e", "n"]
     assert LogisticClassifier(C=10.0).fit(X, y).solver_ == "newton-cg"  # 8 rows: below NEWTON_FROM_ROWS
-    monkeypatch.setattr(models.logistic, "NEWTON_FROM_ROWS", 8)
+    monkeypatch.setattr(logistic, "NEWTON_FROM_ROWS", 8)
     model = LogisticClassifier(C=10.0).fit(X, y)
     assert model.solver_ == "newton-pcg" and model.converged_ and model.n_iter_ > 0
     assert list(model.predict(X)) == y
@@ -166,7 +166,7 @@ def test_newton_pcg_reaches_scikit_learns_optimum(C):
     # and 1.2e-9 (tol 1e-5) relative.
     from sklearn.linear_model import LogisticRegression
 
-    from models.logistic import objective
+    from nli_baselines.models.logistic import objective
     X, y = _sparse_problem()
     codes = np.unique(y, return_inverse=True)[1]
     reference = LogisticRegression(C=C, solver="newton-cg", tol=1e-10, max_iter=1000).fit(X.astype(np.float64), y)
@@ -284,7 +284,7 @@ def test_newton_pcg_with_no_feature_present_fits_the_class_frequencies():
 def test_unconverged_fit_says_so_and_warm_start_resumes():
     from sklearn.exceptions import ConvergenceWarning
 
-    from models.logistic import objective
+    from nli_baselines.models.logistic import objective
     X, y = _sparse_problem(seed=1)
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
         model = LogisticClassifier(C=10.0, solver="newton-pcg", max_iter=1).fit(X, y)
@@ -334,7 +334,7 @@ def test_newton_pcg_block_of_dense_columns_inverts_the_hessian_there():
     # restricted to those parameters, as the Hessian-vector product computes it.
     import scipy.sparse as sp
 
-    from models.logistic import _Newton
+    from nli_baselines.models.logistic import _Newton
     rng = np.random.default_rng(5)
     bins = np.eye(4)[rng.integers(0, 4, 60)]  # a one-hot group: its columns sum to the intercept's
     rare = np.zeros((60, 6))
@@ -373,7 +373,7 @@ def test_newton_pcg_block_of_dense_columns_inverts_the_hessian_there():
 def test_newton_products_with_dense_columns_equal_scipy_s(threads):
     # Columns in most rows are kept as a dense block after the sparse ones (`DENSE_SHARE`), and
     # squared a slice at a time for the Hessian's diagonal: the products must not change.
-    from models.logistic import DENSE_SHARE, _Products, _Squared
+    from nli_baselines.models.logistic import DENSE_SHARE, _Products, _Squared
     rng = np.random.default_rng(0)
     sparse = sp.random(400, 30, density=0.05, random_state=1, dtype=np.float32).toarray()
     dense = rng.normal(size=(400, 4)).astype(np.float32)
@@ -401,14 +401,14 @@ def test_newton_pcg_splits_its_elementwise_steps_without_changing_a_bit(monkeypa
     # Promised on every CPU: the steps are numpy's elementwise operations, each value rounded
     # alone, never a BLAS kernel's (CI runs this with OpenBLAS's Haswell kernel and with numpy's
     # SIMD loops off: `.ci/run`).
-    import models.logistic
-    from models.logistic import _Products
+    from nli_baselines.models import logistic
+    from nli_baselines.models.logistic import _Products
     X, y = _sparse_problem()
     whole = LogisticClassifier(C=1.0, solver="newton-pcg", n_jobs=2)
-    monkeypatch.setattr(models.logistic, "_PARTS_FROM", 10 ** 12)
+    monkeypatch.setattr(logistic, "_PARTS_FROM", 10 ** 12)
     expected = whole.fit(X, y).model_
-    monkeypatch.setattr(models.logistic, "_PARTS_FROM", 1)
-    monkeypatch.setattr(models.logistic, "_ALIGNED", 8)
+    monkeypatch.setattr(logistic, "_PARTS_FROM", 1)
+    monkeypatch.setattr(logistic, "_ALIGNED", 8)
     seen = []
     steps = _Products.in_parts
 
@@ -430,7 +430,7 @@ def test_newton_pcg_axpy_rounds_the_product_first_wherever_a_part_begins():
     # as Python's floats do it. BLAS's daxpy fused the two (one rounding) in the vector loop of
     # its FMA kernels (Haswell, Zen, SkylakeX) and not in its scalar loop over a short part's
     # values, so bits depended on the CPU and on where a part began: this failed with it.
-    from models.logistic import _axpy
+    from nli_baselines.models.logistic import _axpy
     rng = np.random.default_rng(0)
     x, y, a = rng.standard_normal(1_003), rng.standard_normal(1_003), 0.3712345
     expected = np.array([yi + a * xi for xi, yi in zip(x.tolist(), y.tolist())])
@@ -466,7 +466,7 @@ def test_newton_pcg_threads_count_the_cores_this_process_may_use():
     import subprocess
     import sys
     code = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
-            "from models.logistic import _threads; print(_threads(None))")
+            "from nli_baselines.models.logistic import _threads; print(_threads(None))")
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -481,7 +481,7 @@ def test_newton_pcg_parts_are_all_finished_before_an_error_leaves_in_parts():
     import time
     from concurrent.futures import ThreadPoolExecutor
 
-    from models.logistic import _PARTS_FROM, _Products
+    from nli_baselines.models.logistic import _PARTS_FROM, _Products
     products = _Products.__new__(_Products)
     products.pool, products.lanes = ThreadPoolExecutor(1), 2
     finished = threading.Event()
@@ -506,10 +506,10 @@ def test_newton_products_hold_the_rows_of_x_transposed_entry_for_entry(threads, 
     # _Products builds X.T a block of features or a slice of rows at a time, never X.T.tocsr()
     # whole: its blocks must still hold X.T's rows with their entries in the same order (so that
     # every product sums alike), duplicates, explicit zeros and unsorted rows included.
-    import models.logistic
-    from models.logistic import DENSE_SHARE, _Newton
-    monkeypatch.setattr(models.logistic, "_SLICE", 40)  # many slices, even of this small matrix
-    monkeypatch.setattr(models.logistic, "BLOCK_ROWS", 50)  # the preconditioner samples every 3rd row
+    from nli_baselines.models import logistic
+    from nli_baselines.models.logistic import DENSE_SHARE, _Newton
+    monkeypatch.setattr(logistic, "_SLICE", 40)  # many slices, even of this small matrix
+    monkeypatch.setattr(logistic, "BLOCK_ROWS", 50)  # the preconditioner samples every 3rd row
     rng = np.random.default_rng(2)
     n, d = 120, 30
     rows = [rng.permutation(np.concatenate([rng.integers(0, d - 1, rng.integers(0, 8)),  # repeats: duplicates

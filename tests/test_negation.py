@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from features import PairFeaturizer
-from features.registry import FEATURE_TYPES
-from features.types.negation import NEGATION_WORDS, Negation
+from nli_baselines.features import PairFeaturizer
+from nli_baselines.features.registry import FEATURE_TYPES
+from nli_baselines.features.types.negation import NEGATION_WORDS, Negation
 from tests.conftest import TINY, make_pair
 
 COLUMNS = ["premise_only", "hypothesis_only", "both", "premise_count", "hypothesis_count"]

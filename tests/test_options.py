@@ -7,12 +7,12 @@ import inspect
 
 import pytest
 
-from experiments.commandline.arguments import build_parser, given_options
-from experiments.engine.config import RunConfig
-from experiments.engine.errors import UsageError
-from experiments.engine.options import COMMANDS, for_command, options
-from features import OPTIONS, PairFeaturizer
-from features.options import DEFAULTS, resolve_options
+from nli_baselines.experiments.commandline.arguments import build_parser, given_options
+from nli_baselines.experiments.engine.config import RunConfig
+from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.engine.options import COMMANDS, for_command, options
+from nli_baselines.features import OPTIONS, PairFeaturizer
+from nli_baselines.features.options import DEFAULTS, resolve_options
 
 
 def test_featurizer_defaults_are_the_table():

@@ -7,8 +7,8 @@ import importlib.util
 import numpy as np
 import pytest
 
-from features.text import parsing
-from features.text.parsing import LABEL_ID, flat_parses, forget_parses, parse_sentences, remember_parses
+from nli_baselines.features.text import parsing
+from nli_baselines.features.text.parsing import LABEL_ID, flat_parses, forget_parses, parse_sentences, remember_parses
 
 
 class CountingParser:
@@ -86,7 +86,7 @@ def test_the_real_parser_finds_a_passive(tmp_path):
 
 def test_a_parse_deep_inside_a_feature_type_shows_progress_when_the_run_does(tmp_path, capsys):
     # The dependency parse of an SNLI-sized corpus takes minutes; it used to show nothing at all.
-    from features.text.parsing import parse_progress
+    from nli_baselines.features.text.parsing import parse_progress
     parse_sentences([A], parser=CountingParser(), cache_dir=tmp_path)
     assert "parsing" not in capsys.readouterr().err  # not asked: quiet, as before
     with parse_progress(True):

@@ -11,10 +11,10 @@ import pytest
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from experiments.corpora import load_pairs
-from experiments.corpora.generated.demo import generate_demo
-from features import Annotator, Pair, PairFeaturizer, pairs_from
-from models import LogisticClassifier, MajorityClassifier
+from nli_baselines.experiments.corpora import load_pairs
+from nli_baselines.experiments.corpora.generated.demo import generate_demo
+from nli_baselines.features import Annotator, Pair, PairFeaturizer, pairs_from
+from nli_baselines.models import LogisticClassifier, MajorityClassifier
 from tests.conftest import run_python
 
 needs_tagger = pytest.mark.skipif(
@@ -71,7 +71,7 @@ def test_scikit_learn_estimator_checks(estimator, check):
 
 ARRAY_API_CHECK = """
 from sklearn.utils.estimator_checks import check_array_api_input
-from models import LogisticClassifier, MajorityClassifier
+from nli_baselines.models import LogisticClassifier, MajorityClassifier
 for estimator in (LogisticClassifier(), MajorityClassifier()):
     check_array_api_input(type(estimator).__name__, estimator, array_namespace="numpy",
                           expect_only_array_outputs=False)

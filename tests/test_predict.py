@@ -14,15 +14,15 @@ import pytest
 from safetensors import safe_open
 from safetensors.numpy import save_file
 
-import experiments
-from experiments.corpora.generated.demo import generate_demo
-from experiments.outputs.model_files import MODEL_FORMAT, ModelFileError, load_predictor
+import nli_baselines as nb
+from nli_baselines.experiments.corpora.generated.demo import generate_demo
+from nli_baselines.experiments.outputs.model_files import MODEL_FORMAT, ModelFileError, load_predictor
 
 
 @pytest.fixture(scope="module")
 def saved(tmp_path_factory):
     out = tmp_path_factory.mktemp("model")
-    predictor = next(iter(experiments.run(dataset="demo", quiet=True, C=0.3).models.values()))
+    predictor = next(iter(nb.run(dataset="demo", quiet=True, C=0.3).models.values()))
     path = out / "demo.model"
     predictor.save(path)
     return path, predictor, generate_demo("dev")[:200]
@@ -50,8 +50,8 @@ def test_predict_cli_matches_the_saving_run(cli, tmp_path, monkeypatch):
     done = cli("run", "--dataset", "custom", "--train-file", train, "--dev-file", dev, "--save-model", model,
                "--quiet", "--C", "0.3")
     assert done.returncode == 0, done.stderr
-    from experiments.corpora import custom_corpus
-    from features.text.annotation import annotate, tagger_id
+    from nli_baselines.experiments.corpora import custom_corpus
+    from nli_baselines.features.text.annotation import annotate, tagger_id
     assert load_predictor(model).info["annotation"] == {"tokens_tags": tagger_id()}  # spaCy and its model, versioned
     pairs = annotate(custom_corpus(dev=str(dev)).load("dev").pairs, cache_dir=tmp_path)
     expected = list(load_predictor(model).predict(pairs))
@@ -138,12 +138,13 @@ def test_model_file_holds_only_data(saved):
     assert head["task"] == {"target": "labels", "positive": None, "score_range": None, "metrics": ["accuracy"],
                             "select_by": "accuracy", "single_sentence": False}
     assert head["estimator"]["kind"] == "LogisticClassifier" and head["hyperparameters"] == {"C": 0.3}
-    assert not path.read_bytes().startswith(b"\x80")
+    raw = path.read_bytes()  # safetensors: an 8-byte header length, then the JSON header (a pickle starts b"\x80")
+    assert raw[8:9] == b"{" and 8 + int.from_bytes(raw[:8], "little") <= len(raw)
 
 
 @pytest.mark.parametrize("model", ["edit_distance", "majority"])
 def test_other_models_round_trip(model, tmp_path):
-    predictor = next(iter(experiments.run(dataset="demo", quiet=True, model=model, train_size=800).models.values()))
+    predictor = next(iter(nb.run(dataset="demo", quiet=True, model=model, train_size=800).models.values()))
     predictor.save(tmp_path / "m.model")
     dev = generate_demo("dev")[:300]
     loaded = load_predictor(tmp_path / "m.model")
@@ -247,8 +248,8 @@ def _doors_data(root: Path) -> tuple[Path, Path, Path]:
 def test_every_door_gives_one_answer(cli, tmp_path, monkeypatch):
     """A model trained on spaCy's tags labels HANS's pairs alike through predict.py (a table: text
     only), diagnose.py and run.py --with-hans (HANS's trees: set aside), a test-set table, and the API."""
-    from experiments.breakdowns.hans import read_hans_predictions, to_hans
-    from experiments.corpora.readers.hans import read_hans
+    from nli_baselines.experiments.breakdowns.hans import read_hans_predictions, to_hans
+    from nli_baselines.experiments.corpora.readers.hans import read_hans
     monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))
     train, hans, table = _doors_data(tmp_path)
     model, from_run = tmp_path / "m.model", tmp_path / "run-hans.txt"
@@ -271,7 +272,7 @@ def test_every_door_gives_one_answer(cli, tmp_path, monkeypatch):
     answers["diagnose.py"] = {p.id: to_hans(p.label) if right[p.meta["template"]] == 1.0 else
                               ("entailment" if to_hans(p.label) == "non-entailment" else "non-entailment")
                               for p in pairs}
-    answers["experiments.hans"] = {k: to_hans(v) for k, v in experiments.hans(str(model), hans)._predicted.items()}
+    answers["nli_baselines.experiments.hans"] = {k: to_hans(v) for k, v in nb.hans(str(model), hans)._predicted.items()}
     answers["Predictor.predict"] = dict(zip((p.id for p in pairs), map(to_hans, load_predictor(model).predict(pairs))))
     first = answers["predict.py"]
     assert set(first) == {f"ex{i}" for i in range(16)} and set(first.values()) == {"entailment", "non-entailment"}
@@ -281,7 +282,7 @@ def test_every_door_gives_one_answer(cli, tmp_path, monkeypatch):
 def test_rows_without_ids_are_numbered_from_0_by_data_row(saved, cli, tmp_path):
     """A file without an id column: ids 0, 1, 2 ... by data row, as GLUE's `index` column counts them
     (not the line number: 2 for the first row under a header, more after a cell with a line break)."""
-    from experiments.corpora.readers.custom import load_pairs
+    from nli_baselines.experiments.corpora.readers.custom import load_pairs
     path, _, _ = saved
     (tmp_path / "pairs.tsv").write_text("premise\thypothesis\nA man sleeps .\tA man rests .\n\n"
                                         "A dog runs .\tA cat sits .\nTwo men .\tMen .\n")

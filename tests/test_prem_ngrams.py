@@ -1,9 +1,9 @@
 """`prem_ngrams`: the premise's unigrams and bigrams, the premise-only counterpart of `hyp_ngrams`."""
 from __future__ import annotations
 
-from features import PairFeaturizer
-from features.types.hyp_ngrams import HypNgrams
-from features.types.prem_ngrams import PremNgrams
+from nli_baselines.features import PairFeaturizer
+from nli_baselines.features.types.hyp_ngrams import HypNgrams
+from nli_baselines.features.types.prem_ngrams import PremNgrams
 from tests.conftest import make_pair
 
 PAIRS = [make_pair("A man sleeps .", "A person rests .", id="a"), make_pair("A dog sleeps .", "It rests .", id="b")]

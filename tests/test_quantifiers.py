@@ -2,7 +2,7 @@
 test WordNet (tests/wordnet_fixture.py)."""
 from __future__ import annotations
 
-from features.types.quantifiers import CLASSES, NUMBER_WORDS, Quantifiers
+from nli_baselines.features.types.quantifiers import CLASSES, NUMBER_WORDS, Quantifiers
 from tests.conftest import parsed_pair
 
 

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from experiments.corpora import CORPORA, CorpusNotFoundError, custom_corpus, get_corpus
-from experiments.corpora.readers.common import DataFormatError
-from experiments.corpora.readers.custom import read_custom
-from experiments.corpora.readers.glue import read_ax, read_rte
-from experiments.corpora.readers.pascal import read_pascal
-from experiments.corpora.readers.sick import read_sick
-from experiments.corpora.readers.snli import read_nli, tokens_and_tags
-from experiments.corpora.readers.superglue import read_superglue
-from features.labels import CB3, two_class
+from nli_baselines.experiments.corpora import CORPORA, CorpusNotFoundError, custom_corpus, get_corpus
+from nli_baselines.experiments.corpora.readers.common import DataFormatError
+from nli_baselines.experiments.corpora.readers.custom import read_custom
+from nli_baselines.experiments.corpora.readers.glue import read_ax, read_rte
+from nli_baselines.experiments.corpora.readers.pascal import read_pascal
+from nli_baselines.experiments.corpora.readers.sick import read_sick
+from nli_baselines.experiments.corpora.readers.snli import read_nli, tokens_and_tags
+from nli_baselines.experiments.corpora.readers.superglue import read_superglue
+from nli_baselines.features.labels import CB3, two_class
 
 # ---------------------------------------------------------------- shared corpora
 
@@ -549,7 +549,7 @@ def _reference_lines(data: bytes) -> list[tuple[int, str, str | None]]:
     "".join(f"line {i} \u00e9\r\n" if i % 3 else f"line {i}\n" for i in range(200)).encode() + b"bad \xc3(\nend",
 ])
 def test_block_reading_equals_reading_line_by_line(tmp_path, monkeypatch, data):
-    import experiments.corpora.readers.common as common
+    import nli_baselines.experiments.corpora.readers.common as common
     path = tmp_path / "f.txt"
     path.write_bytes(data)
     for block in (7, 64, 1 << 23):  # blocks ending mid-line, mid-character, and the whole file
@@ -558,7 +558,7 @@ def test_block_reading_equals_reading_line_by_line(tmp_path, monkeypatch, data):
 
 
 def test_jsonl_through_orjson_equals_the_standard_library(tmp_path, monkeypatch):
-    import experiments.corpora.readers.common as common
+    import nli_baselines.experiments.corpora.readers.common as common
     rows = [jsonl_row(sentence1="a", sentence2="b", gold_label="neutral", pairID=123456789012345678901234567890),
             jsonl_row(sentence1="é \u2028", sentence2="b", gold_label="entailment", pairID=7, genre="x"),
             '{"sentence1": "a", "sentence2": "b", "gold_label": "neutral", "score": 1.5, "pairID": "f"}',
@@ -578,7 +578,7 @@ def test_jsonl_through_orjson_equals_the_standard_library(tmp_path, monkeypatch)
 
 
 def test_well_formed_rows_equal_the_checked_path(tmp_path, monkeypatch):
-    import experiments.corpora.readers.snli as snli
+    import nli_baselines.experiments.corpora.readers.snli as snli
     parse = "(ROOT (S (NP (DT A) (NN dog)) (VP (VBZ runs)) (. .)))"
     rows = [jsonl_row(sentence1="A dog runs .", sentence2="A dog runs .", gold_label=g, pairID=i, genre=genre,
                       sentence1_parse=parse, sentence2_parse=parse if i % 2 else "")
@@ -596,7 +596,7 @@ def test_well_formed_rows_equal_the_checked_path(tmp_path, monkeypatch):
 
 
 def test_nested_jsonl_fields_ids_and_columns_recorded(tmp_path):
-    from experiments.corpora.readers.custom import read_custom
+    from nli_baselines.experiments.corpora.readers.custom import read_custom
     path = tmp_path / "pairs.jsonl"
     path.write_text('{"idx": 7, "input": {"context": "A man sleeps .", "claim": "A person sleeps ."}, '
                     '"output": {"label": "yes"}}\n'
@@ -612,14 +612,14 @@ def test_nested_jsonl_fields_ids_and_columns_recorded(tmp_path):
 
 @pytest.mark.parametrize("name", ["id", "idx", "pairID", "pair_id"])
 def test_an_id_column_is_found_by_itself(tmp_path, name):
-    from experiments.corpora.readers.custom import read_custom
+    from nli_baselines.experiments.corpora.readers.custom import read_custom
     path = tmp_path / "pairs.tsv"
     path.write_text(f"premise\thypothesis\t{name}\nA b .\tA .\tx17\n")
     assert read_custom(path, "custom", "train").pairs[0].id == "x17"
 
 
 def test_a_mistyped_id_column_is_an_error(tmp_path):
-    from experiments.corpora.readers.custom import read_custom
+    from nli_baselines.experiments.corpora.readers.custom import read_custom
     path = tmp_path / "pairs.tsv"
     path.write_text("premise\thypothesis\tpair\nA b .\tA .\tx17\n")
     with pytest.raises(DataFormatError, match=r"pairs.tsv:1: no id column 'pairid'; the columns are premise, hypothesis"):
@@ -631,7 +631,7 @@ def test_a_mistyped_id_column_is_an_error(tmp_path):
 @pytest.mark.parametrize("suffix, header", [(".tsv", "premise\thypothesis\tpremise"),
                                             (".csv", "premise,label,hypothesis,label")])
 def test_a_header_that_names_a_column_twice_is_refused(tmp_path, suffix, header):
-    from experiments.corpora.readers.custom import read_custom
+    from nli_baselines.experiments.corpora.readers.custom import read_custom
     path = tmp_path / f"pairs{suffix}"
     sep = "\t" if suffix == ".tsv" else ","
     path.write_text(header + "\n" + sep.join(["a"] * len(header.split(sep))) + "\n")
@@ -640,7 +640,7 @@ def test_a_header_that_names_a_column_twice_is_refused(tmp_path, suffix, header)
 
 
 def test_cr_only_line_endings_keep_every_row(tmp_path):
-    from experiments.corpora.readers.custom import read_custom
+    from nli_baselines.experiments.corpora.readers.custom import read_custom
     path = tmp_path / "mac.tsv"
     rows = "".join(f"A man number {i} sleeps .\rA person sleeps .\rentailment\r".replace("\r", "\t", 2)
                    for i in range(301))
@@ -651,8 +651,8 @@ def test_cr_only_line_endings_keep_every_row(tmp_path):
 
 
 def test_a_nested_field_named_without_its_path_gets_the_dotted_name(tmp_path):
-    from experiments.corpora.readers.common import DataFormatError
-    from experiments.corpora.readers.custom import read_custom
+    from nli_baselines.experiments.corpora.readers.common import DataFormatError
+    from nli_baselines.experiments.corpora.readers.custom import read_custom
     path = tmp_path / "nested.jsonl"
     path.write_text('{"pair": {"p": "A man sleeps .", "h": "A man is asleep ."}, "label": "entailment"}\n')
     with pytest.raises(DataFormatError, match=r"nested.jsonl:1: missing field 'p' \(the row has pair, label; name it "
@@ -710,8 +710,8 @@ def _first_sharing(pairs) -> list[int]:
 @pytest.mark.parametrize("block, bad_lines", [(1 << 23, False), (1 << 23, True), (200, True)])
 def test_jsonl_block_path_equals_the_row_path(tmp_path, monkeypatch, block, bad_lines):
     # One block of rows (built by columns), blocks read line by line, and a mix of both.
-    import experiments.corpora.readers.common as common
-    import experiments.corpora.readers.snli as snli
+    import nli_baselines.experiments.corpora.readers.common as common
+    import nli_baselines.experiments.corpora.readers.snli as snli
     monkeypatch.setattr(common, "_BLOCK_BYTES", block)
     lines = _snli_rows()
     if bad_lines:
@@ -747,7 +747,7 @@ def test_the_first_bad_row_of_a_block_is_the_one_reported(tmp_path, bad_lines, m
 
 
 def test_tokens_and_tags_of_many_equal_one_parse_at_a_time():
-    from experiments.corpora.readers.snli import _Leaves, _tokens_and_tags_of_many
+    from nli_baselines.experiments.corpora.readers.snli import _Leaves, _tokens_and_tags_of_many
     parses = ["(ROOT (S (NP (DT A) (NN dog)) (VP (VBZ runs))))", "", "(ROOT)", "(A  b) (c\td) (e\u3000f) (g\xa0h) (i j)",
               "(\0 \0) (x (y z))", "(A b)\n(C d)(E f)", "(NN dog) (DT A)"]
     tokens, tags = _tokens_and_tags_of_many(parses, _Leaves())
@@ -760,14 +760,14 @@ def test_the_leaf_pattern_s_class_is_what_backslash_s_leaves_out():
     # The class is written out for speed; it must stay the characters `[^\s()]` matches.
     import re
 
-    from experiments.corpora.readers.snli import _TAG_OR_WORD
+    from nli_baselines.experiments.corpora.readers.snli import _TAG_OR_WORD
     every = "".join(map(chr, range(sys.maxunicode + 1)))
     assert re.findall(_TAG_OR_WORD.removesuffix("++"), every) == re.findall(r"[^\s()]", every)
 
 
 def test_reading_a_large_file_shows_its_progress_on_stderr(tmp_path, monkeypatch, capsys):
-    import experiments.corpora.readers.common as common
-    from experiments.corpora.readers.common import reading_progress
+    import nli_baselines.experiments.corpora.readers.common as common
+    from nli_baselines.experiments.corpora.readers.common import reading_progress
     path = write(tmp_path / "snli_1.0_train.jsonl", "\n".join(_snli_rows()))
     quiet = read_nli(path, "snli", "train")
     assert capsys.readouterr().err == ""

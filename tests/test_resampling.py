@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from experiments.engine.resampling import bootstrap
-from experiments.engine.selection import stratified_folds
-from models import LogisticClassifier, MajorityClassifier
+from nli_baselines.experiments.engine.resampling import bootstrap
+from nli_baselines.experiments.engine.selection import stratified_folds
+from nli_baselines.models import LogisticClassifier, MajorityClassifier
 
 
 def problem(n=120, seed=0):

@@ -7,7 +7,7 @@ import pytest
 import scipy.sparse as sp
 from sklearn.linear_model import Ridge
 
-from models import MeanRegressor, RidgeRegressor, StackedRegressor
+from nli_baselines.models import MeanRegressor, RidgeRegressor, StackedRegressor
 
 
 @pytest.fixture(scope="module")
@@ -54,16 +54,16 @@ def test_the_mean_predicts_the_training_mean(data):
 
 
 def test_regressors_save_and_load_as_declared_data(tmp_path, data):
-    from experiments.outputs.model_files import _estimator, kind_for
-    from features.storage.schema import Writer
-    from models import get_model
+    from nli_baselines.experiments.outputs.model_files import _estimator, kind_for
+    from nli_baselines.features.storage.schema import Writer
+    from nli_baselines.models import get_model
     X, y = data
     for name, model in (("ridge", RidgeRegressor(alpha=2.0, score_range=(0.0, 5.0)).fit(X, y)),
                         ("stacked_ridge", StackedRegressor(max_iter=10, score_range=(0.0, 5.0)).fit(X, y))):
         kind = kind_for(get_model(name))
         writer = Writer()
         state = kind.schema.dump(model, writer, "estimator")
-        from features.storage.schema import Reader
+        from nli_baselines.features.storage.schema import Reader
         hyper = {"alpha": 2.0} if name == "ridge" else {}
         restored = _estimator({"kind": kind.name, "state": state}, get_model(name), hyper, Reader(writer.arrays),
                               [], X.shape[1])

@@ -6,14 +6,14 @@ import re
 
 import pytest
 
-import experiments
-from experiments.reports.report import format_report
+import nli_baselines as nb
+from nli_baselines.experiments.reports.report import format_report
 from tests.conftest import run_script
 
 
 @pytest.fixture(scope="module")
 def demo_records(tmp_path_factory):
-    from experiments.run import main
+    from nli_baselines.experiments.run import main
     out = tmp_path_factory.mktemp("runs")
     results = {}
     for name, extra in {"full": [], "ablated": ["--ablate", "cross_bigrams"], "again": [],
@@ -77,7 +77,7 @@ def test_top_features_are_words(demo_records, cli, tmp_path):
 
 
 def test_the_api_returns_models_and_the_record():
-    result = experiments.run(dataset="demo", model="edit_distance", quiet=True, train_size=800)
+    result = nb.run(dataset="demo", model="edit_distance", quiet=True, train_size=800)
     assert result.record["rows"][0]["two_class"] is True and result.record["metrics"]["dev"]["accuracy"] > 0.6
     assert list(result.models) == ["edit_distance"] == result.rows
     assert result.table().startswith("row ") and "edit_distance" in result.report()

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 
-from experiments.engine.selection import choose, out_of_fold_predictions, stratified_folds
-from models import LogisticClassifier
+from nli_baselines.experiments.engine.selection import choose, out_of_fold_predictions, stratified_folds
+from nli_baselines.models import LogisticClassifier
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +88,8 @@ def test_a_best_value_at_the_end_extends_the_grid(problem):
 
 
 def test_who_judges_the_settings():
-    from experiments.engine.selection import CV_BELOW, judge
-    from models import MODELS
+    from nli_baselines.experiments.engine.selection import CV_BELOW, judge
+    from nli_baselines.models import MODELS
     lr, edit = MODELS["lr"], MODELS["edit_distance"]
     assert judge(lr, "auto", 4439, 495) == "cv"              # SICK: CV on 4,439 pairs beats 495 dev pairs
     assert judge(lr, "auto", 300, 495) == "dev"              # a learning-curve point smaller than dev
@@ -101,7 +101,7 @@ def test_who_judges_the_settings():
 
 
 def test_a_single_candidate_is_chosen_without_fitting(monkeypatch):
-    from experiments.engine import selection
+    from nli_baselines.experiments.engine import selection
     monkeypatch.setattr(selection, "GridSearchCV", None)  # any search would fail
     chosen = selection.choose(None, {"C": [0.3]}, np.zeros((4, 2)), ["a", "b", "a", "b"])
     assert chosen.chosen == {"C": 0.3} and chosen.scores == {}
@@ -212,14 +212,14 @@ def test_the_cv_route_and_models_without_a_path_refit_as_before(problem):
 def test_logistic_path_candidates_equal_cold_fits(monkeypatch):
     # newton-pcg (forced by a low NEWTON_FROM_ROWS) along a warm path: each candidate's weights and
     # dev predictions match a cold fit at a tight tolerance.
-    import models.logistic
+    from nli_baselines.models import logistic
     from tests.test_models import _sparse_problem
-    monkeypatch.setattr(models.logistic, "NEWTON_FROM_ROWS", 10)
+    monkeypatch.setattr(logistic, "NEWTON_FROM_ROWS", 10)
     X, y = _sparse_problem(seed=2, rows=1200)
     X_dev, y_dev = X[900:], y[900:]
     X, y = X[:900], y[:900]
     chosen = choose(LogisticClassifier(), {"C": (0.03, 0.1, 0.3, 1.0, 3.0)}, X, y, X_dev, y_dev, path="C",
-                    describe=models.logistic.SPEC.describe)
+                    describe=logistic.SPEC.describe)
     assert chosen.path == "C" and all(f["solver"] == "newton-pcg" and f["converged"] for f in chosen.fits.values())
     warm = [f.get("warm_from_C") for f in chosen.fits.values()]
     assert warm[0] is None and warm[1:] == [0.03, 0.1, 0.3, 1.0][:len(warm) - 1]

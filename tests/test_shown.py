@@ -1,7 +1,7 @@
 """Text from a file shown in a message (`features.runtime.shown`): one printable line, cut when long."""
 from __future__ import annotations
 
-from features.runtime.shown import shown
+from nli_baselines.features.runtime.shown import shown
 
 
 def test_control_format_and_surrogate_characters_are_escaped():

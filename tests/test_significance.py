@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from experiments.engine.significance import compare_predictions, mcnemar, paired_bootstrap
+from nli_baselines.experiments.engine.significance import compare_predictions, mcnemar, paired_bootstrap
 
 
 def test_mcnemar_exact_by_hand():
@@ -72,5 +72,5 @@ def test_compare_cli_on_two_runs(cli, tmp_path):
     assert picked.returncode == 0, picked.stderr
     assert f"difference A - B {-100 * rows[1]['delta']:+.1f} points" in picked.stdout
     # The API gives the same comparison.
-    import experiments
-    assert experiments.compare(tmp_path / "full.json", tmp_path / "ablated.json")["delta"] == result["delta"]
+    import nli_baselines as nb
+    assert nb.compare(tmp_path / "full.json", tmp_path / "ablated.json")["delta"] == result["delta"]

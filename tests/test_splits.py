@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from experiments.corpora import load_pairs
-from experiments.corpora.readers.common import DataFormatError
+from nli_baselines.experiments.corpora import load_pairs
+from nli_baselines.experiments.corpora.readers.common import DataFormatError
 
 TRAIN = "".join(f"A man number {i} is sleeping .\tA man is {'sleeping' if i % 2 else 'running'} .\t"
                 f"{'yes' if i % 2 else 'no'}\n" for i in range(30))
@@ -71,7 +71,7 @@ def test_a_custom_dataset_needs_a_training_file(cli, files):
 
 
 def test_a_sentence_too_long_for_the_pairwise_features(cli, tmp_path):
-    from features.pair import MAX_PAIRWISE_TOKENS
+    from nli_baselines.features.pair import MAX_PAIRWISE_TOKENS
     long = " ".join(["word"] * (MAX_PAIRWISE_TOKENS + 200))
     rows = TRAIN + f"{long} .\tA word .\tyes\n"
     (tmp_path / "train.tsv").write_text("premise\thypothesis\tlabel\n" + rows)
@@ -89,7 +89,7 @@ def test_a_sentence_too_long_for_the_pairwise_features(cli, tmp_path):
 def test_a_read_that_builds_many_objects_leaves_them_frozen_and_the_collector_on(monkeypatch):
     import gc
 
-    from experiments.corpora.readers import common
+    from nli_baselines.experiments.corpora.readers import common
     monkeypatch.setattr(common, "FREEZE_FROM", 10_000)
     gc.unfreeze()  # whatever an earlier test froze
     assert gc.isenabled()

@@ -8,8 +8,8 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from features import PairFeaturizer
-from models import MODELS, StackedClassifier
+from nli_baselines.features import PairFeaturizer
+from nli_baselines.models import MODELS, StackedClassifier
 from tests.conftest import TINY
 
 
@@ -78,10 +78,10 @@ def test_the_featurizer_knows_its_real_valued_columns():
 
 def test_the_engine_hands_the_mask_to_the_model():
     # ~3-5 s: a whole run (demo corpus generated, featurized; 7 C x 5 folds of LR, then the trees).
-    import experiments
+    import nli_baselines as nb
     assert MODELS["stacked"].real_valued_param == "dense_columns"
-    record = experiments.run(dataset="demo", model="stacked", features="unlexicalized", quiet=True,
-                             train_size=150).record
+    record = nb.run(dataset="demo", model="stacked", features="unlexicalized", quiet=True,
+                    train_size=150).record
     row, = record["rows"]
     # unlexicalized: bleu 1 + length_diff 1 + overlap 4 real-valued columns, whatever the bins
     assert row["fitted"]["dense_columns"] == 6 and row["metrics"]["dev"]["accuracy"] > 0.4
@@ -106,8 +106,8 @@ def test_scikit_learn_estimator_checks(estimator, check):
 
 
 def test_the_report_shows_the_c_the_stacked_model_chose_inside():
-    from experiments.reports.report import _chosen
-    from models.stacked import SPEC
+    from nli_baselines.experiments.reports.report import _chosen
+    from nli_baselines.models.stacked import SPEC
     model = StackedClassifier(C_grid=(0.1, 1.0), cv=2, max_iter=3)
     X = np.random.default_rng(0).random((40, 4))
     y = np.array(["a", "b"] * 20, dtype=object)

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from sklearn.metrics import matthews_corrcoef
 
-from experiments.breakdowns.ax import breakdown
-from experiments.corpora import get_corpus
-from experiments.corpora.readers.glue import read_ax
-from experiments.engine.submitting import score_diagnostic, write_submissions
-from experiments.outputs.submissions import (TASKS, SubmissionError, bundle, read_predictions, validate,
-                                             write_predictions)
-from features.labels import CB3
+from nli_baselines.experiments.breakdowns.ax import breakdown
+from nli_baselines.experiments.corpora import get_corpus
+from nli_baselines.experiments.corpora.readers.glue import read_ax
+from nli_baselines.experiments.engine.submitting import score_diagnostic, write_submissions
+from nli_baselines.experiments.outputs.submissions import (TASKS, SubmissionError, bundle, read_predictions, validate,
+                                                           write_predictions)
+from nli_baselines.features.labels import CB3
 
 
 @pytest.mark.parametrize("benchmark, name, ids, labels, expected", [
@@ -206,8 +206,8 @@ def test_submission_of_an_empty_cb_test_file_is_refused(tmp_path):
 
 
 def test_submission_notes_reach_the_log(tmp_path, monkeypatch):
-    import features.text.annotation
-    monkeypatch.setattr(features.text.annotation, "annotate", lambda pairs, **kwargs: pairs)  # no tagger needed
+    from nli_baselines.features.text import annotation
+    monkeypatch.setattr(annotation, "annotate", lambda pairs, **kwargs: pairs)  # no tagger needed
     data = _cb_data(tmp_path, '{"premise": "a", "hypothesis": "b", "idx": 0}\n')
     messages = []
     written = write_submissions(_Constant(), get_corpus("cb"), {"superglue": tmp_path / "out"}, data_dir=data,
@@ -230,7 +230,7 @@ AX_G = "".join(json.dumps({"hypothesis": h, "idx": i, "label": label, "pair_id":
 
 
 def test_ax_g_reader_task_and_gender_parity(cli, tmp_path):
-    from experiments.breakdowns.ax import gender_parity
+    from nli_baselines.experiments.breakdowns.ax import gender_parity
     path = tmp_path / "superglue" / "AX-g" / "AX-g.jsonl"
     path.parent.mkdir(parents=True)
     path.write_text(AX_G)
@@ -437,8 +437,8 @@ def test_a_bundle_checks_ids_against_the_test_set_when_it_is_there(cli, data_dir
 
 
 def test_a_skipped_diagnostic_says_where_it_looked_in_one_line(tmp_path):
-    from experiments.corpora import CorpusNotFoundError
-    from experiments.engine.submitting import _one_line
+    from nli_baselines.experiments.corpora import CorpusNotFoundError
+    from nli_baselines.experiments.engine.submitting import _one_line
     missing = CorpusNotFoundError("ax-g", "test", [tmp_path / "superglue" / "AX-g" / "AX-g.jsonl"], tmp_path,
                                   "superglue-ax-g")
     assert _one_line(missing) == (f"corpus 'ax-g' (split 'test') not found (looked for "

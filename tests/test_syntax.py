@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from features.types.syntax import Syntax
+from nli_baselines.features.types.syntax import Syntax
 from tests.conftest import parsed_pair
 
 
@@ -68,8 +68,8 @@ def test_negation_scope_and_missing_roles(tiny_wordnet):
 
 def test_a_batch_whose_every_premise_or_hypothesis_is_empty(tiny_wordnet):
     # Once an IndexError: with no token on one side, no index could be clipped to a token.
-    from features.types.alignment import Alignment
-    from features.types.quantifiers import Quantifiers
+    from nli_baselines.features.types.alignment import Alignment
+    from nli_baselines.features.types.quantifiers import Quantifiers
     full = parsed_pair("The man bites the dog", "A person bites a cat", "DT NN VBZ DT NN", "DT NN VBZ DT NN",
                        "the man bite the dog", "a person bite a cat", ACTIVE, ACTIVE, id="full")
     no_hypothesis = parsed_pair("The man bites the dog", "", "DT NN VBZ DT NN", "", "the man bite the dog", "",

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from experiments.corpora.readers.custom import read_custom
-from experiments.outputs.tabular import format_table
+from nli_baselines.experiments.corpora.readers.custom import read_custom
+from nli_baselines.experiments.outputs.tabular import format_table
 
 # Any text but lone surrogates (not UTF-8) and NUL (not text to the csv module); at least one
 # character that is not white space (a sentence of blanks is a blank line to every reader).

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from experiments.corpora import registry
-from experiments.corpora.readers.common import DataFormatError
-from experiments.corpora.targets import TargetError, choose_target
-from experiments.engine.config import RunConfig
-from experiments.engine.errors import UsageError
+from nli_baselines.experiments.corpora import registry
+from nli_baselines.experiments.corpora.readers.common import DataFormatError
+from nli_baselines.experiments.corpora.targets import TargetError, choose_target
+from nli_baselines.experiments.engine.config import RunConfig
+from nli_baselines.experiments.engine.errors import UsageError
 
 
 @pytest.mark.parametrize("values, asked, expected", [

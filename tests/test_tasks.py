@@ -8,11 +8,11 @@ import json
 import numpy as np
 import pytest
 
-import experiments
-from experiments.corpora import get_corpus
-from experiments.corpora.task import Task
-from experiments.engine.errors import UsageError
-from experiments.engine.significance import compare_predictions
+import nli_baselines as nb
+from nli_baselines.experiments.corpora import get_corpus
+from nli_baselines.experiments.corpora.task import Task
+from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.engine.significance import compare_predictions
 
 STS = Task.regression((0, 5))
 PARAPHRASE = Task.classification(("0", "1"), metrics=("f1", "accuracy"), positive="1", select_by="mean")
@@ -86,7 +86,7 @@ def test_a_score_task_runs_with_ridge_and_reports_its_correlations(cli):
 
 
 def test_a_score_run_records_its_task_and_numbers(tmp_path):
-    result = experiments.run(dataset="demo-similarity", features="unlexicalized", quiet=True)
+    result = nb.run(dataset="demo-similarity", features="unlexicalized", quiet=True)
     record = result.record
     assert record["task"] == {"target": "scores", "labels": None, "positive": None, "score_range": [0.0, 5.0],
                               "metrics": ["pearson", "spearman"], "select_by": "mean", "single_sentence": False}
@@ -116,11 +116,11 @@ def test_models_that_predict_labels_give_way_or_are_refused(cli):
 
 
 def test_a_saved_score_model_predicts_the_same_scores_by_every_door(tmp_path, cli):
-    result = experiments.run(dataset="demo-similarity", features="unlexicalized", quiet=True)
+    result = nb.run(dataset="demo-similarity", features="unlexicalized", quiet=True)
     model = result.models["unlexicalized"]
     path = tmp_path / "sim.model"
     model.save(path)
-    loaded = experiments.load_model(path)
+    loaded = nb.load_model(path)
     dev = get_corpus("demo-similarity").load("dev").pairs
     assert loaded.task == model.task and loaded.task.score_range == (0.0, 5.0)
     np.testing.assert_array_equal(loaded.predict(dev), model.predict(dev))
@@ -139,8 +139,8 @@ def test_a_saved_score_model_predicts_the_same_scores_by_every_door(tmp_path, cl
 
 
 def test_a_score_task_learning_curve_draws_its_metric(tmp_path):
-    curve = experiments.learning_curve(dataset="demo-similarity", sizes="10,100", seeds=2,
-                                       configs="unlexicalized", out=tmp_path / "c", quiet=True)
+    curve = nb.learning_curve(dataset="demo-similarity", sizes="10,100", seeds=2,
+                              configs="unlexicalized", out=tmp_path / "c", quiet=True)
     assert curve.record["metric"] == "mean_of_pearson_spearman" and curve.record["classes"] is None
     header = (tmp_path / "c" / "curve.csv").read_text().splitlines()[0]
     assert header == ("config,size,requested_size,seed,train_mean_of_pearson_spearman,"
@@ -180,16 +180,16 @@ def test_paper_table_on_a_score_task_leaves_out_what_predicts_labels(cli):
 def test_usage_errors_name_the_split_of_a_bad_score():
     from dataclasses import replace
 
-    from experiments.corpora import Corpus, register
-    from experiments.corpora.corpus import CORPORA
-    from experiments.corpora.readers.common import SplitData
+    from nli_baselines.experiments.corpora import Corpus, register
+    from nli_baselines.experiments.corpora.corpus import CORPORA
+    from nli_baselines.experiments.corpora.readers.common import SplitData
     pairs = get_corpus("demo-similarity").load("train").pairs[:40]
     bad = [replace(p, label="9.0") if i == 7 else p for i, p in enumerate(pairs)]
     register(Corpus("bad-scores", "scores out of range", STS, {"train": (), "dev": ()},
                     generate=lambda split: SplitData("bad-scores", split, [], bad if split == "train" else pairs, 40)))
     try:
         with pytest.raises(UsageError, match="^train: score '9.0' is outside the task's range 0..5$"):
-            experiments.run(dataset="bad-scores", quiet=True)
+            nb.run(dataset="bad-scores", quiet=True)
     finally:
         CORPORA.pop("bad-scores")
 

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from experiments.corpora.readers.snli import tokens_and_tags
-from features.text.parsing import LABELS as PARSER_LABELS
-from features.text.tree_dependencies import _TABLE, dependencies_from_tree
+from nli_baselines.experiments.corpora.readers.snli import tokens_and_tags
+from nli_baselines.features.text.parsing import LABELS as PARSER_LABELS
+from nli_baselines.features.text.tree_dependencies import _TABLE, dependencies_from_tree
 
 LABELS = frozenset(PARSER_LABELS)
 

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import experiments
-from experiments.corpora.generated.synthetic import generate_pairs, write_snli_jsonl
-from features.storage import value_cache
-from features.storage.value_cache import MAGIC, ValueCache, pairs_digest
-from features.types.quantifiers import Quantifiers
-from features.types.wordnet import WordNet
+import nli_baselines as nb
+from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs, write_snli_jsonl
+from nli_baselines.features.storage import value_cache
+from nli_baselines.features.storage.value_cache import MAGIC, ValueCache, pairs_digest
+from nli_baselines.features.types.quantifiers import Quantifiers
+from nli_baselines.features.types.wordnet import WordNet
 from tests.conftest import TINY
 
 VALUES = np.arange(12, dtype=np.float64).reshape(4, 3) / 7  # 4 pairs x 3 columns, not integers
@@ -137,7 +137,7 @@ def snli_dir(tmp_path):
 def _run(snli_dir, capsys):
     """A run and the lines it wrote to stderr."""
     capsys.readouterr()
-    result = experiments.run(dataset="snli", data_dir=snli_dir, features="strongest", C=[0.1])
+    result = nb.run(dataset="snli", data_dir=snli_dir, features="strongest", C=[0.1])
     return result, capsys.readouterr().err.splitlines()
 
 

@@ -16,11 +16,12 @@ from pathlib import Path
 import nltk.data
 import pytest
 
-from experiments.corpora.download import wordnet_setup
-from experiments.corpora.download.wordnet_setup import LEXNAMES, WordNetSetupError, install_wordnet, lexnames_text
-from experiments.download import main as download_main
-from features.text.wordnet_data import (WORDNET_30_SYNSETS, WordNetMissingError, load_wordnet, locate_wordnet,
-                                        wordnet_available)
+from nli_baselines.experiments.corpora.download import wordnet_setup
+from nli_baselines.experiments.corpora.download.wordnet_setup import (LEXNAMES, WordNetSetupError, install_wordnet,
+                                                                      lexnames_text)
+from nli_baselines.experiments.download import main as download_main
+from nli_baselines.features.text.wordnet_data import (WORDNET_30_SYNSETS, WordNetMissingError, load_wordnet,
+                                                      locate_wordnet, wordnet_available)
 from tests.conftest import run_python
 from tests.wordnet_fixture import SYNSETS, write_tiny_wordnet, write_tiny_wordnet_files
 
@@ -43,7 +44,7 @@ def debian(tmp_path) -> Path:
 
 def test_importing_reads_nothing_and_needs_no_wordnet(tmp_path):
     # A fresh interpreter is the point: what importing the module alone pulls in.
-    done = run_python("-c", "import sys, features.text.wordnet_data; print('nltk' in sys.modules)",
+    done = run_python("-c", "import sys, nli_baselines.features.text.wordnet_data; print('nltk' in sys.modules)",
                       env={"NLTK_DATA": str(tmp_path)})
     assert done.returncode == 0 and done.stdout.strip() == "False", done.stderr
 
@@ -331,7 +332,7 @@ def test_a_copy_with_a_broken_pointer_fails_verification(debian, tmp_path):
 def test_damage_met_at_lookup_is_the_missing_wordnet_message(tmp_path, damage):
     # These copies load (NLTK reads the files lazily), then a lookup meets the damage: once an
     # IndexError or AttributeError deep inside NLTK, now WordNet's own message.
-    from features.text.wordnet_relations import WordNetRelations
+    from nli_baselines.features.text.wordnet_relations import WordNetRelations
     root = tmp_path / "damaged"
     folder = write_tiny_wordnet_files(root / "corpora" / "wordnet")
     if damage == "empty lexnames":
@@ -354,8 +355,8 @@ def test_a_real_copy_with_an_emptied_file_fails_verification(real_wordnet, tmp_p
     # Emptied, each of these files still loads, and relations change silently ("geese" -> "bird").
     import shutil
 
-    from experiments.corpora.download.wordnet_setup import _check_known_answers
-    from features.text.wordnet_data import locate_wordnet
+    from nli_baselines.experiments.corpora.download.wordnet_setup import _check_known_answers
+    from nli_baselines.features.text.wordnet_data import locate_wordnet
     copy = tmp_path / "nd"
     shutil.copytree(locate_wordnet() / "corpora" / "wordnet", copy / "corpora" / "wordnet")
     (copy / "corpora" / "wordnet" / part).write_text("", encoding="ascii")

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from features import GROUPS, PAPER_TYPES, PairFeaturizer, resolve
-from features.pair import Pair
-from features.registry import FEATURE_TYPES
-from features.text.wordnet_data import WordNetMissingError, load_wordnet
-from features.text.wordnet_relations import RELATIONS, WordNetRelations, coarse_pos, free_cells
-from features.types.wordnet import WordNet
+from nli_baselines.features import GROUPS, PAPER_TYPES, PairFeaturizer, resolve
+from nli_baselines.features.pair import Pair
+from nli_baselines.features.registry import FEATURE_TYPES
+from nli_baselines.features.text.wordnet_data import WordNetMissingError, load_wordnet
+from nli_baselines.features.text.wordnet_relations import RELATIONS, WordNetRelations, coarse_pos, free_cells
+from nli_baselines.features.types.wordnet import WordNet
 from tests.conftest import make_pair
 from tests.wordnet_fixture import write_tiny_wordnet
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from experiments.corpora.download.wordnet_setup import LEXNAMES, lexnames_text
+from nli_baselines.experiments.corpora.download.wordnet_setup import LEXNAMES, lexnames_text
 
 
 @dataclass

@@ -7,7 +7,7 @@ import warnings
 import numpy as np
 from sklearn.metrics import matthews_corrcoef
 
-from features.labels import NLI2, NOT_ENTAILMENT, two_class
+from nli_baselines.features.labels import NLI2, NOT_ENTAILMENT, two_class
 
 from ..corpora.readers.glue import AX_CATEGORIES
 

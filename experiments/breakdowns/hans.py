@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from features.labels import CONTRADICTION, ENTAILMENT, NEUTRAL, NOT_ENTAILMENT
+from nli_baselines.features.labels import CONTRADICTION, ENTAILMENT, NEUTRAL, NOT_ENTAILMENT
 
 from ..corpora.readers.hans import HANS_ENTAILMENT, HANS_LABELS, HANS_NON_ENTAILMENT
 from ..outputs.formats import PredictionFileError, PredictionFormat
@@ -204,7 +204,7 @@ def run_hans(predictor, data_dir=None, *, on_bad_row: str = "error", jobs: int =
         result["notes"] = notes
     lines += [f"note: {name}: {note}" for note in notes] + [format_hans(result, title=name)]
     if predictions_file:
-        from features.storage.atomic import atomic_write
+        from nli_baselines.features.storage.atomic import atomic_write
         atomic_write(predictions_file, hans_file_text([p.id for p in data.pairs],
                                                       [predictions[p.id] for p in data.pairs]))
         lines.append(f"HANS predictions written to {predictions_file} (pairID,gold_label: the authors' "
@@ -215,7 +215,7 @@ def run_hans(predictor, data_dir=None, *, on_bad_row: str = "error", jobs: int =
 def missing_hans(data_dir, what: str = "--hans-predictions writes HANS's own pairs, and HANS") -> str | None:
     """One line saying where HANS's evaluation set was looked for and how to download it; None when
     it is there."""
-    from features.runtime.commands import command
+    from nli_baselines.features.runtime.commands import command
 
     from ..corpora import get_corpus, resolve_data_dir
     data_dir = resolve_data_dir(data_dir)

@@ -11,16 +11,21 @@ import threading
 EXIT_USAGE = 2  # bad arguments, missing corpus, malformed input, unusable training data
 # The errors a user can fix, by module and name: a module not imported yet has raised none of them,
 # so none is imported just to be caught (the scripts' --help starts fast).
-USER_ERRORS = (
-    ("experiments.corpora.registry", "CorpusNotFoundError"), ("experiments.corpora.readers.common", "DataFormatError"),
-    ("experiments.engine.errors", "UsageError"), ("models.common", "TrainingDataError"),
-    ("experiments.outputs.model_files", "ModelFileError"), ("experiments.outputs.submissions", "SubmissionError"),
-    ("features.text.wordnet_data", "WordNetMissingError"), ("experiments.outputs.records", "RecordError"),
-    ("features.custom", "CustomFeatureError"), ("experiments.outputs.formats", "PredictionFileError"),
-    ("features.runtime.commands", "MissingDependencyError"), ("features.pair", "PairTooLongError"),
+USER_ERRORS = tuple((f"nli_baselines.{module}", name) for module, name in (
+    ("experiments.corpora.registry", "CorpusNotFoundError"),
+    ("experiments.corpora.readers.common", "DataFormatError"),
+    ("experiments.engine.errors", "UsageError"),
+    ("models.common", "TrainingDataError"),
+    ("experiments.outputs.model_files", "ModelFileError"),
+    ("experiments.outputs.submissions", "SubmissionError"),
+    ("features.text.wordnet_data", "WordNetMissingError"),
+    ("experiments.outputs.records", "RecordError"),
+    ("features.custom", "CustomFeatureError"),
+    ("experiments.outputs.formats", "PredictionFileError"),
+    ("features.runtime.commands", "MissingDependencyError"),
+    ("features.pair", "PairTooLongError"),
     ("experiments.corpora.hub", "HubError"),
-)
-
+))
 
 # Writing an output failed for a reason the user can fix (space, permissions): one line, not a traceback.
 WRITE_ERRNOS = {errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS, errno.EISDIR, errno.ENOTDIR,
@@ -49,7 +54,7 @@ def error_line(message: str) -> str:
     """`error: message` as one printable line: a message quotes text from files (labels, column
     and module names, versions), whose line breaks and terminal escapes are shown escaped, never
     acted on (`features.runtime.shown`), and a very long one is cut."""
-    from features.runtime.shown import shown
+    from nli_baselines.features.runtime.shown import shown
     return f"error: {shown(message, MAX_MESSAGE)}"
 
 

@@ -3,7 +3,7 @@ format (`readers/`), the Hugging Face hub (`hub`), downloads (`download/`), and 
 suite generates itself (`generated/`: the `demo` task, `hans-mini`, the SNLI-shaped benchmark corpus).
 
 Names are imported on first use (the command lines' `--help` needs none of the readers)."""
-from features.runtime.lazy import lazy_exports
+from nli_baselines.features.runtime.lazy import lazy_exports
 
 _WHERE = {
     "DataFormatError": "readers.common", "SplitData": "readers.common", "load_pairs": "readers.custom",

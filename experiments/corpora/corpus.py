@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Mapping
 
-from features.labels import is_two_class
+from nli_baselines.features.labels import is_two_class
 
 from .readers.common import SplitData, gc_paused
 from .task import Task
@@ -22,7 +22,7 @@ class CorpusNotFoundError(FileNotFoundError):
     def __init__(self, corpus: str, split: str | None, searched: list[Path], data_dir: Path,
                  download: str | None):
         self.corpus, self.split, self.searched = corpus, split, searched
-        from features.runtime.commands import command
+        from nli_baselines.features.runtime.commands import command
         what = f"corpus {corpus!r}" + (f" (split {split!r})" if split else "")
         looked = "\n".join(f"  {p.absolute()}" for p in searched)
         fetch = (f"  1. download it:  {command('download')} {download} --data-dir {Path(data_dir).absolute()}"

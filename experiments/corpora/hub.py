@@ -114,7 +114,7 @@ def _datasets(address: str):
     try:
         datasets = importlib.import_module("datasets")
     except ImportError:
-        from features.runtime.commands import install_command
+        from nli_baselines.features.runtime.commands import install_command
         raise HubError(f"{address}: reading Hugging Face datasets needs the `datasets` package, which is not "
                        f"installed; install it with: {install_command('hf')}") from None
     finally:
@@ -205,7 +205,7 @@ def _check_inside(address: str, folder: Path, paths, what: str) -> None:
         return
     for path in paths:
         if not _inside(folder, path):
-            from features.runtime.shown import shown
+            from nli_baselines.features.runtime.shown import shown
             raise HubError(f"{address}: its {what} names {shown(path, 300)}, outside {folder}; a local dataset is "
                            f"read only inside its folder (set {OUTSIDE_ENV}=1 to follow such names)")
 

@@ -9,7 +9,7 @@ import contextlib
 from functools import partial
 from pathlib import Path
 
-from features.labels import BINARY01, CB3, NLI2, NLI3
+from nli_baselines.features.labels import BINARY01, CB3, NLI2, NLI3
 
 from . import hub, targets
 from .corpus import CORPORA, SOURCES, Corpus, CorpusNotFoundError, HubCopy, get_corpus, register, resolve_data_dir

@@ -159,7 +159,7 @@ class RunConfig:
     @property
     def featurizer(self) -> dict:
         """`PairFeaturizer` options (`features.options`)."""
-        from features.options import OPTIONS
+        from nli_baselines.features.options import OPTIONS
         return {name: getattr(self, name) for name in OPTIONS if hasattr(self, name)}
 
     @property

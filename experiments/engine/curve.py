@@ -22,8 +22,9 @@ from pathlib import Path
 import numpy as np
 from joblib import Parallel, delayed
 
+from nli_baselines._version import __version__
+
 from ..outputs.records import versions, write_json_atomic
-from ..version import __version__
 from .config import RunConfig
 from .errors import UsageError
 from .experiment import default_log, majority_reference, prepare, progress, run_row
@@ -259,7 +260,7 @@ def read_points(path: Path, metric: str = "accuracy") -> tuple[dict, int]:
 
 def write_points(path: Path, rows: list[dict], order: list[str] = (), metric: str = "accuracy") -> None:
     """Rewrite the CSV atomically with every point, sorted by config (in `order`), size and seed."""
-    from features.storage.atomic import atomic_open
+    from nli_baselines.features.storage.atomic import atomic_open
     rank = {name: i for i, name in enumerate(order)}
     fields = csv_fields(metric)
     with atomic_open(path) as handle:

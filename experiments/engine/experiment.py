@@ -15,20 +15,20 @@ from dataclasses import dataclass, field
 import numpy as np
 from joblib import Parallel, delayed
 
-import features
-from features.featurizer import PairFeaturizer, featurize_progress
-from features.labels import NLI2, NLI3
-from features.runtime.shown import shown
-from models import majority
-from models import mean as mean_model
-from models.common import check_training_labels
-from models.majority import MajorityClassifier
-from models.mean import MeanRegressor
+from nli_baselines import features
+from nli_baselines._version import __version__
+from nli_baselines.features.featurizer import PairFeaturizer, featurize_progress
+from nli_baselines.features.labels import NLI2, NLI3
+from nli_baselines.features.runtime.shown import shown
+from nli_baselines.models import majority
+from nli_baselines.models import mean as mean_model
+from nli_baselines.models.common import check_training_labels
+from nli_baselines.models.majority import MajorityClassifier
+from nli_baselines.models.mean import MeanRegressor
 
 from ..breakdowns.artifacts import read_artifacts
 from ..outputs.model_files import Predictor
 from ..outputs.records import peak_rss_bytes, versions
-from ..version import __version__
 from . import kept_values
 from .config import RunConfig
 from .errors import UsageError
@@ -61,8 +61,8 @@ class Prepared:
 
 def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
     """Load, annotate (with lemmas when a row reads them) and featurize the splits once."""
-    from features.registry import pairwise_types, types_need_parses
-    from features.text.parsing import forget_derived_parses, parse_progress
+    from nli_baselines.features.registry import pairwise_types, types_need_parses
+    from nli_baselines.features.text.parsing import forget_derived_parses, parse_progress
     timings: dict = {}
     corpus = config.corpus()
     started = time.perf_counter()
@@ -115,7 +115,7 @@ def _parse_splits(data: Splits, progress: bool, log, names=("train", "selection"
     """Parse every distinct sentence of the splits once, before featurizing: the types that read
     parses then find them in memory. One stage with its own time and progress bar, and one pool
     of parser workers for all splits rather than one per split inside the featurizer."""
-    from features.text.parsing import parse_sentences
+    from nli_baselines.features.text.parsing import parse_sentences
     started = time.perf_counter()
     splits = [getattr(data, name) or [] for name in dict.fromkeys(names)]
     sides = {}  # distinct token tuple -> its tree (the first one given), or None

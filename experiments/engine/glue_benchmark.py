@@ -83,16 +83,17 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
                   zip_path: Path | None = None) -> dict:
     """Run every task of `tasks` (default: all of GLUE), write the prediction files into `out`, one
     record per task (`out/records/TASK.json`), the zip, and return the whole record."""
+    from nli_baselines._version import __version__
+
     from ..corpora import get_corpus, resolve_data_dir
     from ..outputs.bundles import make_bundle, missing_tasks
     from ..outputs.records import versions, write_json_atomic
-    from ..version import __version__
     from .experiment import run
     from .submitting import write_submissions
     data_dir = resolve_data_dir(data_dir)
     chosen = [BY_NAME[name] for name in tasks] if tasks else list(GLUE_TASKS)
     started = time.perf_counter()
-    from features.text.wordnet_data import setup_command, wordnet_available
+    from nli_baselines.features.text.wordnet_data import setup_command, wordnet_available
     records, results, skipped = {}, {}, {}
     notes_all: list[str] = []
     written: list[Path] = []
@@ -157,8 +158,8 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
 
 
 def _reads_wordnet(names: str) -> bool:
-    from features.base import WordNetFeature
-    from features.registry import FEATURE_TYPES, resolve
+    from nli_baselines.features.base import WordNetFeature
+    from nli_baselines.features.registry import FEATURE_TYPES, resolve
     return any(isinstance(FEATURE_TYPES[name], type) and issubclass(FEATURE_TYPES[name], WordNetFeature)
                for name in resolve(names))
 

@@ -11,9 +11,9 @@ import contextlib
 import time
 from dataclasses import dataclass, field, replace
 
-from features.registry import FEATURE_TYPES, build
-from features.storage import value_cache
-from features.text.annotation import annotate
+from nli_baselines.features.registry import FEATURE_TYPES, build
+from nli_baselines.features.storage import value_cache
+from nli_baselines.features.text.annotation import annotate
 
 from .splits import Splits
 

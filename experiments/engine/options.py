@@ -2,7 +2,7 @@
 
 In the spirit of scikit-learn's `_parameter_constraints`: `RunConfig` reads and checks every value
 against this table, whether it comes from the command line or from Python
-(`experiments.run(dataset="sick", ablate=["cross_bigrams"])`); argparse for `run.py`,
+(`nb.run(dataset="sick", ablate=["cross_bigrams"])`); argparse for `run.py`,
 `learning_curves/run.py` and `predict.py` is built from it (`commandline.arguments`); and a
 resumable learning curve records every option that changes a point (`affects_results`). A
 shared option is one entry here, read as `config.<name>`.
@@ -281,13 +281,13 @@ def _sources() -> tuple[str, ...]:
 
 
 def _model_names() -> tuple[str, ...]:
-    from models import MODELS
+    from nli_baselines.models import MODELS
     return tuple(MODELS)
 
 
 def _featurizer_options() -> list[RunOption]:
     """The featurizer's options (`features.options`: choices, defaults, help), as run options."""
-    from features.options import OPTIONS
+    from nli_baselines.features.options import OPTIONS
     out = []
     for option in OPTIONS.values():
         if option.kind is bool:

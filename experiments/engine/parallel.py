@@ -34,7 +34,7 @@ def grid_backend(backend: str = "local", scheduler: str | None = None):
     try:
         from dask.distributed import Client
     except ImportError:
-        from features.runtime.commands import install_command
+        from nli_baselines.features.runtime.commands import install_command
         raise UsageError(f"the dask backend needs Dask: {install_command('dask')}") from None
     try:
         client = Client(scheduler, timeout=30)

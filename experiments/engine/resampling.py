@@ -12,7 +12,7 @@ import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import clone
 
-from models.common import TrainingDataError
+from nli_baselines.models.common import TrainingDataError
 
 
 def _take(X, idx):

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-import features
-from features.registry import FEATURE_TYPES, describe, reads_premise
-from features.text.wordnet_data import wordnet_available
-from models import DEFAULT_MODEL, DEFAULT_MODELS, MODELS, ModelSpec, get_model
+from nli_baselines import features
+from nli_baselines.features.registry import FEATURE_TYPES, describe, reads_premise
+from nli_baselines.features.text.wordnet_data import wordnet_available
+from nli_baselines.models import DEFAULT_MODEL, DEFAULT_MODELS, MODELS, ModelSpec, get_model
 
 from .config import RunConfig
 from .errors import UsageError
@@ -202,7 +202,7 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
                 if paper.name == paper.model:  # a row named after its model takes its counterpart's name
                     paper = replace(paper, name=spec.name)
             if paper.wordnet and not wordnet_available():
-                from features.text.wordnet_data import setup_command
+                from nli_baselines.features.text.wordnet_data import setup_command
                 notes.append(f"row {paper.name} left out: it needs WordNet 3.0 ({setup_command()})")
                 continue
             binary = not task.is_scores and (binary_corpus or spec.two_class_only or bool(paper.two_class) or asked)

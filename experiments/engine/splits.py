@@ -9,9 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from features.labels import two_class
-from features.pair import describe_too_long, too_long
-from features.text.annotation import AnnotationSource, annotate
+from nli_baselines.features.labels import two_class
+from nli_baselines.features.pair import describe_too_long, too_long
+from nli_baselines.features.text.annotation import AnnotationSource, annotate
 
 from ..corpora import Corpus, resolve_data_dir
 from ..corpora.hub import is_hub_dataset

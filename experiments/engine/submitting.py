@@ -7,7 +7,7 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from features.runtime.commands import command
+from nli_baselines.features.runtime.commands import command
 
 from ..breakdowns.ax import breakdown, format_parity, gender_parity
 from ..corpora import Corpus, CorpusNotFoundError, get_corpus

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from features.columns.encoding import CONTENT_TAG_PREFIXES
+from nli_baselines.features.columns.encoding import CONTENT_TAG_PREFIXES
 
 
 def pair_dict(pair, bleu_metric, tag_match: str = "first_letter") -> dict[str, float]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from features import PairFeaturizer
+from nli_baselines.features import PairFeaturizer
 
 from ..corpora.generated.synthetic import generate_pairs
 from ..outputs.records import peak_rss_bytes
@@ -32,8 +32,8 @@ def _pipeline(data_dir: str, C: float | None, reference: bool, queue) -> None:
     """The end-to-end stages in a fresh process (so its peak RSS is the pipeline's own)."""
     import json as _json
 
-    from models import LogisticClassifier
-    from models.logistic import SPEC
+    from nli_baselines.models import LogisticClassifier
+    from nli_baselines.models.logistic import SPEC
 
     from ..corpora import get_corpus
     from ..corpora.readers.snli import tokens_and_tags
@@ -104,7 +104,7 @@ def _cold_candidates(X, y, X_dev, y_dev, selection: dict) -> dict:
     """Every value of the grid (fitted by the path or skipped by it) fitted cold at
     `CANDIDATE_REFERENCE_TOL`: each candidate's dev accuracy against its cold reference, in
     points (`gap_points`), and the choice a careful cold search over the same values makes."""
-    from models import LogisticClassifier
+    from nli_baselines.models import LogisticClassifier
     values = sorted({float(label.split("=")[1]) for label in selection["scores"]} | set(selection["skipped"]))
     out, reference = {}, {}
     for C in values:
@@ -135,8 +135,8 @@ def _convergence_check(X, y, X_dev, y_dev, C: float, size: int = CONVERGENCE_PAI
     relative gap of scikit-learn's objective, and dev accuracy difference."""
     from sklearn.linear_model import LogisticRegression
 
-    from models import LogisticClassifier
-    from models.logistic import objective
+    from nli_baselines.models import LogisticClassifier
+    from nli_baselines.models.logistic import objective
     rows = np.sort(np.random.default_rng([0, size]).choice(X.shape[0], min(size, X.shape[0]), replace=False))
     Xs, ys = X[rows], y[rows]
     classes, codes = np.unique(ys, return_inverse=True)

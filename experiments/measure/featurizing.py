@@ -11,7 +11,7 @@ from typing import Callable
 
 import numpy as np
 
-from features import BUILTIN, PairFeaturizer
+from nli_baselines.features import BUILTIN, PairFeaturizer
 
 from . import log
 from .memory import PeakRSS
@@ -35,8 +35,8 @@ def wordnet_pairs(data_dir: str | None, n_pairs: int):
     """
     if not data_dir:
         return None
-    from features import annotate
-    from features.text.wordnet_data import load_wordnet
+    from nli_baselines.features import annotate
+    from nli_baselines.features.text.wordnet_data import load_wordnet
 
     from ..corpora import get_corpus
     sick = get_corpus("sick")
@@ -51,7 +51,7 @@ def parsed_pairs(data_dir: str | None, n_pairs: int):
     pairs = wordnet_pairs(data_dir, n_pairs)
     if pairs is None:
         return None
-    from features.text.parsing import parse_sentences
+    from nli_baselines.features.text.parsing import parse_sentences
     parse_sentences(list(dict.fromkeys(s for p in pairs for s in (p.premise_tokens, p.hypothesis_tokens))))
     return pairs
 

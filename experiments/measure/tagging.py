@@ -10,7 +10,7 @@ from . import log
 
 def bench_tagging(data_dir: str | None, sentences: int) -> dict:
     """spaCy tok2vec+tagger throughput, and cold vs warm annotation of SICK (all splits found)."""
-    from features.text.annotation import SpacyTagger, annotate
+    from nli_baselines.features.text.annotation import SpacyTagger, annotate
 
     from ..corpora import get_corpus
     from ..corpora.generated.demo import generate_demo

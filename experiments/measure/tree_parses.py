@@ -19,10 +19,10 @@ def bench_tree_parses(path: Path, Cs=(0.03, 0.1, 0.3), folds: int = 10) -> dict:
     from scipy.stats import binomtest
     from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
-    from features import PairFeaturizer, annotate
-    from features.text import parsing
-    from features.text.parsing import LABELS, SpacyParser
-    from models.logistic import LogisticClassifier
+    from nli_baselines.features import PairFeaturizer, annotate
+    from nli_baselines.features.text import parsing
+    from nli_baselines.features.text.parsing import LABELS, SpacyParser
+    from nli_baselines.models.logistic import LogisticClassifier
 
     from ..corpora.readers.snli import read_nli
     previous = os.environ.get("NLI_CACHE_DIR")

@@ -30,14 +30,15 @@ from pathlib import Path
 
 import numpy as np
 
-from features.featurizer import PairFeaturizer
-from features.runtime.shown import shown
-from features.storage import tensor_file
-from features.storage.schema import (INPUT_BOUND, Array, Bool, Choice, Field, Int, Mapping_, NotRegisteredError,
-                                     Optional, Reader, Sizes, StateError, Text, Texts, Writer)
+from nli_baselines._version import __version__
+from nli_baselines.features.featurizer import PairFeaturizer
+from nli_baselines.features.runtime.shown import shown
+from nli_baselines.features.storage import tensor_file
+from nli_baselines.features.storage.schema import (INPUT_BOUND, Array, Bool, Choice, Field, Int, Mapping_,
+                                                   NotRegisteredError, Optional, Reader, Sizes, StateError, Text, Texts,
+                                                   Writer)
 
 from ..corpora.task import NLI, SCORES, TARGETS, Task
-from ..version import __version__
 from .records import versions
 
 MODEL_FORMAT = "nli-baselines-model"
@@ -77,7 +78,7 @@ class Predictor:
         """The ModelSpec that says how this model explains itself: its registered model's, or the
         majority class's (the mean score's) where the run fell back to it (a training sample of
         one class, or of equal scores)."""
-        from models import get_model
+        from nli_baselines.models import get_model
         spec = get_model(self.model_name)
         built = spec.state.cls if spec.state is not None else None
         fallback = _fallback_spec(self.model)
@@ -92,7 +93,7 @@ class Predictor:
     def annotation_source(self):
         """How the training pairs got their tokens and tags (`features.text.annotation.AnnotationSource`),
         or None where that is not known (a Predictor built by hand, a file of an earlier version)."""
-        from features.text.annotation import AnnotationSource
+        from nli_baselines.features.text.annotation import AnnotationSource
         text = (self.info.get("annotation") or {}).get("tokens_tags")
         return AnnotationSource.parse(text) if text else None
 
@@ -109,8 +110,8 @@ class Predictor:
         """
         import warnings
 
-        from features.pair import pairs_from
-        from features.text.annotation import annotate_as
+        from nli_baselines.features.pair import pairs_from
+        from nli_baselines.features.text.annotation import annotate_as
         if isinstance(pairs, _Annotated) and pairs.predictor is self:
             return pairs
         ready, said = annotate_as(pairs_from(pairs), self.annotation_source, lemmas=self.needs_lemmas, jobs=jobs,
@@ -197,7 +198,7 @@ def bounded_inputs(X):
 def _fallbacks() -> dict:
     """Kind name -> (kind, spec) of what a row falls back to when its sample cannot be learned
     from: the majority class (one class), the mean score (equal scores)."""
-    from models import majority, mean
+    from nli_baselines.models import majority, mean
     return {majority.STATE.name: (majority.STATE, majority.SPEC), mean.STATE.name: (mean.STATE, mean.SPEC)}
 
 
@@ -207,8 +208,8 @@ def _fallback_spec(model):
 
 def _kinds() -> dict:
     """Kind name -> EstimatorKind: the kinds registered models declare, then scikit-learn's."""
-    from models import MODELS
-    from models.sklearn_kinds import SKLEARN_KINDS
+    from nli_baselines.models import MODELS
+    from nli_baselines.models.sklearn_kinds import SKLEARN_KINDS
     kinds = {kind.name: kind for kind in SKLEARN_KINDS.values()}
     kinds.update({name: kind for name, (kind, _) in _fallbacks().items()})
     for spec in MODELS.values():
@@ -220,7 +221,7 @@ def _kinds() -> dict:
 def kind_for(spec):
     """The EstimatorKind a model of `spec` is saved as; ModelFileError if it has none. A spec's
     own declared kind, else the kind of the class its factory builds (built once, unfitted)."""
-    from models.sklearn_kinds import SKLEARN_KINDS
+    from nli_baselines.models.sklearn_kinds import SKLEARN_KINDS
     if spec.state is not None:
         return spec.state
     try:
@@ -333,7 +334,7 @@ def _info_load(raw, reader, sizes) -> dict:
     given = {**values["columns"], **({"label_map": values["label_map"]} if values["label_map"] else {})}
     annotation = values.get("annotation", {})
     if "tokens_tags" in annotation:
-        from features.text.annotation import AnnotationSource
+        from nli_baselines.features.text.annotation import AnnotationSource
         try:
             AnnotationSource.parse(annotation["tokens_tags"])
         except ValueError as exc:
@@ -360,8 +361,8 @@ def _number_or_text(text):
 
 def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     """Write `predictor` as a data-only model file (atomically)."""
-    from features.featurizer_state import dump_featurizer
-    from models import get_model
+    from nli_baselines.features.featurizer_state import dump_featurizer
+    from nli_baselines.models import get_model
     spec = get_model(predictor.model_name)
     kind = _fitted_kind(predictor.model, spec, path)
     writer = Writer()
@@ -471,8 +472,8 @@ def _head(path: Path) -> dict:
 
 
 def _predictor(head: dict, reader: Reader) -> Predictor:
-    from features.featurizer_state import load_featurizer
-    from models import MODELS
+    from nli_baselines.features.featurizer_state import load_featurizer
+    from nli_baselines.models import MODELS
     declared = set(HEAD_FIELDS) - ({"task"} if head.get("format_version") == 4 else set())
     extra = sorted(set(head) - declared)
     missing = sorted(declared - set(head))
@@ -556,8 +557,8 @@ PROBE_TREE = "(ROOT (S (NP (DT A) (NN {})) (VP (VBZ is) (VP (VBG sleeping))) (. 
 def _probe(predictor: Predictor, path: Path) -> None:
     """Label one pair, tagged by hand, after every check has passed: the last guard that the
     parts fit together, failing here with the file's name rather than later."""
-    from features.pair import Pair
-    from features.text.wordnet_data import WordNetMissingError
+    from nli_baselines.features.pair import Pair
+    from nli_baselines.features.text.wordnet_data import WordNetMissingError
     premise, hypothesis, tokens, tags, lemmas = PROBE
     pair = Pair("probe", premise, hypothesis, None, tokens, tags, tokens[:1] + ("person",) + tokens[2:], tags,
                 lemmas, lemmas[:1] + ("person",) + lemmas[2:], premise_tree=PROBE_TREE.format("man"),

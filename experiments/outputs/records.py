@@ -8,7 +8,7 @@ import platform
 import sys
 from pathlib import Path
 
-from features.storage.atomic import atomic_open
+from nli_baselines.features.storage.atomic import atomic_open
 
 PACKAGES = ("nli-baselines", "numpy", "scipy", "scikit-learn", "pandas", "sacrebleu", "spacy", "nltk", "joblib",
             "rapidfuzz")

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
-from features.labels import BINARY01, CB3, NLI2, NLI3
-from features.storage.atomic import atomic_path, atomic_write
+from nli_baselines.features.labels import BINARY01, CB3, NLI2, NLI3
+from nli_baselines.features.storage.atomic import atomic_path, atomic_write
 
 from ..corpora import Corpus
 from .formats import FORMATS, PredictionFileError, PredictionFormat

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from features.storage.atomic import atomic_files, atomic_path, temporary_name
+from nli_baselines.features.storage.atomic import atomic_files, atomic_path, temporary_name
 
 
 def _safe(name: str) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from features.registry import GROUPS
+from nli_baselines.features.registry import GROUPS
 
 
 @dataclass(frozen=True)

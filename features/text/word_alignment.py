@@ -111,7 +111,7 @@ def sides(pairs, relations: WordNetRelations, parse: bool, name: str) -> tuple[F
     if None in map(_LEMMAS[0], pairs) or None in map(_LEMMAS[1], pairs):
         bad = next(pair for pair in pairs if not pair.has_lemmas)
         raise ValueError(f"{name}: pair {bad.id!r} has no lemmas; annotate the pairs with "
-                         "features.annotate(pairs, lemmas=True)")
+                         "nli_baselines.annotate(pairs, lemmas=True)")
     n = len(pairs)
     tokens = list(map(_TOKENS[0], pairs)) + list(map(_TOKENS[1], pairs))
     tags = list(map(_TAGS[0], pairs)) + list(map(_TAGS[1], pairs))

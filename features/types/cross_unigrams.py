@@ -1,8 +1,6 @@
 """`cross_unigrams`: word pairs across premise and hypothesis that share a POS tag (SNLI paper feature 5)."""
 from __future__ import annotations
 
-
-
 from ..base import CrossFeature
 from ..columns.encoding import WORD_BITS
 

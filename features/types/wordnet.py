@@ -104,7 +104,7 @@ def _sides(pairs, relations: WordNetRelations) -> tuple[Side, Side]:
     if None in map(_LEMMAS[0], pairs) or None in map(_LEMMAS[1], pairs):
         bad = next(pair for pair in pairs if not pair.has_lemmas)
         raise ValueError(f"wordnet: pair {bad.id!r} has no lemmas; annotate the pairs with "
-                         "features.annotate(pairs, lemmas=True)")
+                         "nli_baselines.annotate(pairs, lemmas=True)")
     lemmas = list(map(_LEMMAS[0], pairs)) + list(map(_LEMMAS[1], pairs))
     tags = list(map(_TAGS[0], pairs)) + list(map(_TAGS[1], pairs))
     lemma_obj, _ = factorize(np.fromiter(map(id, lemmas), dtype=np.int64, count=len(lemmas)))

@@ -24,7 +24,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from features.storage.atomic import atomic_open
+from nli_baselines.features.storage.atomic import atomic_open
 
 MiB = 1 << 20
 # Well above every small corpus (the largest, SICK and the RTE sets, expand to a few MB), well below

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from features.text.wordnet_data import (RESOURCE, WORDNET_30_SYNSETS, WordNetMissingError, load_wordnet, locate_wordnet,
-                                        search_path, setup_command)
+from nli_baselines.features.text.wordnet_data import (RESOURCE, WORDNET_30_SYNSETS, WordNetMissingError, load_wordnet,
+                                                      locate_wordnet, search_path, setup_command)
 
 from .sources import STAGING_PREFIX, remove_stale_staging
 
@@ -254,7 +254,7 @@ KNOWN_ANSWERS = (
 
 
 def _relation(reader, premise: str, hypothesis: str) -> str:
-    from features.text.wordnet_relations import WordNetRelations
+    from nli_baselines.features.text.wordnet_relations import WordNetRelations
     return WordNetRelations(reader).relation(premise, hypothesis, "n")
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from features.labels import CONTRADICTION, ENTAILMENT, NLI3
-from features.pair import Pair
+from nli_baselines.features.labels import CONTRADICTION, ENTAILMENT, NLI3
+from nli_baselines.features.pair import Pair
 
 from ..readers.common import SplitData
 

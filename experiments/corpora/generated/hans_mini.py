@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import random
 
-from features.labels import ENTAILMENT, NOT_ENTAILMENT
-from features.pair import Pair
+from nli_baselines.features.labels import ENTAILMENT, NOT_ENTAILMENT
+from nli_baselines.features.pair import Pair
 
 from ..readers.common import SplitData
 

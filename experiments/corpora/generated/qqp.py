@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from features.storage.atomic import atomic_open
+from nli_baselines.features.storage.atomic import atomic_open
 
 QQP_TRAIN_PAIRS = 363_846
 QQP_DEV_PAIRS = 40_430

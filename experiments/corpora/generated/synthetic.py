@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from features.labels import NLI3
-from features.pair import Pair
+from nli_baselines.features.labels import NLI3
+from nli_baselines.features.pair import Pair
 
 SNLI_TRAIN_PAIRS = 550_152
 LABELS = NLI3

@@ -23,7 +23,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping, Sequence
 
-from features.pair import Pair, pairs_from_columns
+from nli_baselines.features.pair import Pair, pairs_from_columns
 
 from .common import (BAD_SCORE, LIMITS, MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows, DataFormatError,
                      SplitData, check_input, check_rows, check_unique_columns, find_columns, score_problem)
@@ -43,7 +43,7 @@ def _pyarrow():
         import pyarrow
         import pyarrow.compute
     except ImportError:
-        from features.runtime.commands import MissingDependencyError
+        from nli_baselines.features.runtime.commands import MissingDependencyError
         raise MissingDependencyError("pyarrow (which reads parquet and Arrow files)", "hf") from None
     return pyarrow, pyarrow.compute
 

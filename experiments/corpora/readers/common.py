@@ -15,8 +15,8 @@ from itertools import chain, count, repeat
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from features.pair import Pair
-from features.runtime.progress import ProgressSwitch
+from nli_baselines.features.pair import Pair
+from nli_baselines.features.runtime.progress import ProgressSwitch
 
 try:  # a compiled JSON parser, ~3x faster on NLI lines (pyproject.toml says why it is a dependency)
     import orjson as _orjson

@@ -10,7 +10,7 @@ import threading
 from pathlib import Path
 from typing import Iterator, NamedTuple
 
-from features.pair import Pair
+from nli_baselines.features.pair import Pair
 
 from . import arrow
 from .common import (NO_GOLD, UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns, checked_score,

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from features.labels import BINARY01, NLI2, NLI3
-from features.pair import Pair
+from nli_baselines.features.labels import BINARY01, NLI2, NLI3
+from nli_baselines.features.pair import Pair
 
 from .common import BadRows, SplitData, iter_tsv, map_label, sentence_pair
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from features.labels import ENTAILMENT, NOT_ENTAILMENT
-from features.pair import Pair
+from nli_baselines.features.labels import ENTAILMENT, NOT_ENTAILMENT
+from nli_baselines.features.pair import Pair
 
 from .common import BadRows, DataFormatError, SplitData, iter_tsv, map_label, open_input, sentence_pair
 from .snli import tokens_and_tags

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from features.labels import BINARY01
-from features.pair import Pair
+from nli_baselines.features.labels import BINARY01
+from nli_baselines.features.pair import Pair
 
 from .common import (UNDECODABLE, BadRows, DataFormatError, SplitData, decoded_lines, is_blank, iter_lines, iter_tsv,
                      map_label, sentence_pair)

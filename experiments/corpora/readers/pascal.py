@@ -4,8 +4,8 @@ from __future__ import annotations
 from pathlib import Path
 from xml.parsers import expat
 
-from features.labels import ENTAILMENT, NOT_ENTAILMENT
-from features.pair import Pair
+from nli_baselines.features.labels import ENTAILMENT, NOT_ENTAILMENT
+from nli_baselines.features.pair import Pair
 
 from .common import BadRows, DataFormatError, SplitData, open_input, sentence_pair
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from features.labels import NLI3
-from features.pair import Pair
+from nli_baselines.features.labels import NLI3
+from nli_baselines.features.pair import Pair
 
 from .common import (UNDECODABLE, BadRows, DataFormatError, SplitData, checked_score, decoded_lines, is_blank,
                      map_label, sentence_pair)

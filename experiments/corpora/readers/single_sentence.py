@@ -9,8 +9,8 @@ from __future__ import annotations
 from itertools import chain
 from pathlib import Path
 
-from features.labels import BINARY01
-from features.pair import Pair
+from nli_baselines.features.labels import BINARY01
+from nli_baselines.features.pair import Pair
 
 from .common import BadRows, SplitData, iter_lines, iter_tsv, map_label, sentence_value
 

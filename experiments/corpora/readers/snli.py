@@ -12,8 +12,8 @@ from pathlib import Path
 from sys import intern
 from typing import Sequence
 
-from features.labels import NLI3
-from features.pair import Pair, pairs_from_columns
+from nli_baselines.features.labels import NLI3
+from nli_baselines.features.pair import Pair, pairs_from_columns
 
 from .common import (LIMITS, MAX_SENTENCE_CHARS, NO_GOLD, BadRows, SplitData, iter_tsv, jsonl_blocks, map_label,
                      missing_field, open_input, sentence_pair, text_value)

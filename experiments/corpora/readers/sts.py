@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from features.pair import Pair
+from nli_baselines.features.pair import Pair
 
 from .common import BadRows, SplitData, checked_score, iter_lines, iter_tsv, sentence_pair
 

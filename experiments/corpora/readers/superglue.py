@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from features.labels import NLI2
-from features.pair import Pair
+from nli_baselines.features.labels import NLI2
+from nli_baselines.features.pair import Pair
 
 from .common import BadRows, SplitData, integer_id, iter_jsonl, map_label, sentence_pair, text_value
 
