@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .engine.config import RunConfig
-from .engine.errors import UsageError
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
 
 
 class RunResult:
@@ -73,7 +73,7 @@ class RunResult:
         hypothesis, gold, predicted, error (absolute), and the k features that moved the score most."""
         import pandas as pd
 
-        from .engine.explanations import explain_examples
+        from nli_baselines.experiments.reports.explanations import explain_examples
         name = self._name(name)
         outcome = self._outcome.outcomes[name]
         s = outcome.scored
@@ -134,21 +134,35 @@ def _predictions(source, row: str | None) -> tuple[dict, str, dict]:
     return row_record["predictions"], what, record
 
 
+def _same_data(record_a: dict, record_b: dict, split: str) -> None:
+    """Refuse to compare runs whose scored split came from different files (sha256): equal ids and
+    gold labels do not make equal data."""
+    def digests(record):
+        files = record.get("data", {}).get("files", {})
+        scored = files.get(split) or files.get("train", [])  # out-of-fold scores come from train
+        return sorted(f.get("sha256") for f in scored if isinstance(f, dict))
+
+    a, b = digests(record_a), digests(record_b)
+    if a and b and a != b:
+        raise UsageError(f"the two runs were scored on different data: their {split} files differ (sha256 "
+                         f"{a[0][:12]}... against {b[0][:12]}...)")
+
+
 def compare(a, b, *, row_a: str | None = None, row_b: str | None = None, resamples: int = 10_000) -> Comparison:
     """Is A really better than B? Both must be scored on the same pairs of the same data files.
 
     a, b: `RunResult`s, run records, or paths of records written by `run.py --out`.
     row_a, row_b: the row of a table (a paper or ablation table) to compare.
     """
-    from .engine.options import MAX_RESAMPLES
-    from .engine.significance import compare_predictions, same_data
+    from nli_baselines.experiments.configuration.options import MAX_RESAMPLES
+    from nli_baselines.experiments.statistics.significance import compare_predictions
     if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= MAX_RESAMPLES:
         raise UsageError(f"resamples must be a whole number from 1 to {MAX_RESAMPLES:,}, not {resamples!r}")
     pa, what_a, record_a = _predictions(a, row_a)
     pb, what_b, record_b = _predictions(b, row_b)
     if pa["split"] != pb["split"]:
         raise UsageError(f"A was scored on {pa['split']}, B on {pb['split']}")
-    same_data(record_a, record_b, pa["split"])
+    _same_data(record_a, record_b, pa["split"])
     task_a, task_b = _task_of(record_a), _task_of(record_b)
     if task_a != task_b:
         raise UsageError(f"A and B were judged as different tasks ({task_a.describe()}; {task_b.describe()})")
@@ -263,7 +277,7 @@ class HansResult:
         import pandas as pd
 
         from .breakdowns.hans import to_hans
-        from .engine.explanations import explain_examples
+        from nli_baselines.experiments.reports.explanations import explain_examples
         predictor = self._predictor
         if toward is not None and toward not in predictor.labels:
             raise ValueError(f"toward={toward!r} is not a label of this model ({', '.join(predictor.labels)})")

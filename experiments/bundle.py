@@ -41,8 +41,8 @@ def main(argv=None) -> int:
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         apply_read_limits(args.read_limits)
         from nli_baselines.experiments.commandline.paths import OutputPlan
-        from nli_baselines.experiments.engine.errors import UsageError
-        from nli_baselines.experiments.outputs.bundles import make_bundle
+        from nli_baselines.experiments.configuration.errors import UsageError
+        from nli_baselines.experiments.submissions.bundles import make_bundle
         if not args.out.endswith(".zip"):
             raise UsageError(f"--out must end in .zip, not {args.out!r}")
         plan = OutputPlan(overwrite=args.overwrite)
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
             for note in item.notes:
                 print(f"note: {note}")
         print(f"wrote {args.out}: " + ", ".join(f"{c.path.name} ({c.rows} rows)" for c in checked))
-        from nli_baselines.experiments.outputs.bundles import missing_tasks
+        from nli_baselines.experiments.submissions.bundles import missing_tasks
         missing = missing_tasks(args.benchmark, [c.path.name for c in checked])
         if missing and args.partial:
             print(f"note: partial: {', '.join(missing)} missing; the server takes only complete submissions")

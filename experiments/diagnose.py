@@ -17,7 +17,7 @@ labels mapped to two classes. AX-g's examples come in pairs that differ only in 
 gender: gender parity is the share of pairs predicted alike. A prediction file's format is told
 by its suffix (the prediction formats' registry, `experiments.outputs.formats`). HANS's predictions
 are its own `pairID,gold_label` file; a three-class model's neutral and contradiction count as
-non-entailment. Each diagnostic is an entry of `experiments.breakdowns.sets`.
+non-entailment. Each diagnostic is an entry of `experiments.submissions.diagnostic_sets`.
 """
 from __future__ import annotations
 
@@ -47,9 +47,9 @@ def main(argv=None) -> int:
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
-        from nli_baselines.experiments.breakdowns.sets import diagnostic_for, named, names
+        from nli_baselines.experiments.submissions.diagnostic_sets import diagnostic_for, named, names
         from nli_baselines.experiments.commandline.paths import OutputPlan
-        from nli_baselines.experiments.engine.errors import UsageError
+        from nli_baselines.experiments.configuration.errors import UsageError
         from nli_baselines.experiments.outputs.records import write_json_atomic
 
         plan = OutputPlan(overwrite=args.overwrite)

@@ -20,7 +20,7 @@ import sys
 def main(argv=None) -> int:
     from nli_baselines.experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
     from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
-    from nli_baselines.experiments.engine.glue_benchmark import GLUE_TASKS
+    from nli_baselines.experiments.submissions.glue_benchmark import GLUE_TASKS
 
     names = [task.name for task in GLUE_TASKS]
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -38,8 +38,8 @@ def main(argv=None) -> int:
         from pathlib import Path
 
         from nli_baselines.experiments.commandline.paths import OutputPlan
-        from nli_baselines.experiments.engine.errors import UsageError
-        from nli_baselines.experiments.engine.glue_benchmark import run_benchmark, table
+        from nli_baselines.experiments.configuration.errors import UsageError
+        from nli_baselines.experiments.submissions.glue_benchmark import run_benchmark, table
         tasks = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
         unknown = [t for t in tasks or () if t not in names]
         if unknown:

@@ -48,10 +48,10 @@ def _predict(args, given: dict, output) -> int:
     from nli_baselines.experiments.commandline.paths import OutputPlan
     from nli_baselines.experiments.corpora.hub import hub_corpus, is_hub_dataset
     from nli_baselines.experiments.corpora.readers.custom import has_column, read_custom
-    from nli_baselines.experiments.engine.config import RunConfig
-    from nli_baselines.experiments.engine.errors import UsageError
+    from nli_baselines.experiments.configuration.config import RunConfig
+    from nli_baselines.experiments.configuration.errors import UsageError
     from nli_baselines.experiments.outputs.model_files import load_predictor
-    from nli_baselines.experiments.outputs.submissions import require_every_row
+    from nli_baselines.experiments.submissions.files import require_every_row
     from nli_baselines.experiments.outputs.tabular import SUFFIXES, format_table
     from nli_baselines.features.labels import two_class
     from nli_baselines.features.runtime.shown import shown
@@ -160,7 +160,7 @@ def _hub_split(dataset: str, given: str | None) -> str:
     """The split of a Hugging Face dataset that predict.py labels: --test-split, else its test split
     found by name (`corpora.hub`); a dataset without one is a UsageError listing its splits."""
     from nli_baselines.experiments.corpora.hub import hub_corpus
-    from nli_baselines.experiments.engine.errors import UsageError
+    from nli_baselines.experiments.configuration.errors import UsageError
     corpus = hub_corpus(dataset, splits={"test": given}, needed=("test",))
     if corpus.test_split is None:
         raise UsageError(f"{dataset}: which split to label? it has {', '.join(corpus.parts)}; choose with --test-split")

@@ -3,7 +3,7 @@
 `PairFeaturizer` takes its defaults and validation from this table, the feature types check
 their parameters against it, and the command-line scripts build their flags from it
 (`--tag-match`, `--no-lowercase`, ...). The defaults were chosen on dev data; the numbers are
-in the table of defaults (docs/features.md) (`python experiments/choose_defaults.py`).
+in the table of defaults (docs/features.md) (`python benchmarks/choose_defaults.py`).
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ class Option:
     """One parameter of `PairFeaturizer` that the suite exposes everywhere.
 
     feature_param: the parameter's name in the feature types, where it differs (bleu's `smoothing`).
-    candidates: for a numeric option, the values `experiments/choose_defaults.py` compares.
+    candidates: for a numeric option, the values `benchmarks/choose_defaults.py` compares.
     """
 
     name: str

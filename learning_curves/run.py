@@ -24,9 +24,9 @@ def main(argv: list[str] | None = None) -> int:
 
         from nli_baselines.experiments.api import CurveResult
         from nli_baselines.experiments.commandline.paths import check_output_dir
-        from nli_baselines.experiments.engine.config import RunConfig
+        from nli_baselines.experiments.configuration.config import RunConfig
         from nli_baselines.experiments.engine.curve import learning_curve
-        from nli_baselines.experiments.engine.errors import UsageError
+        from nli_baselines.experiments.configuration.errors import UsageError
         from nli_baselines.experiments.outputs.records import write_json_atomic
 
         out = output(args, "out")

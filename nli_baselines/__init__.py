@@ -24,7 +24,7 @@ _WHERE = {
     "run": "experiments.api", "learning_curve": "experiments.api", "load_model": "experiments.api",
     "compare": "experiments.api", "hans": "experiments.api", "RunResult": "experiments.api",
     "CurveResult": "experiments.api", "Comparison": "experiments.api", "HansResult": "experiments.api",
-    "RunConfig": "experiments.engine.config", "Predictor": "experiments.outputs.model_files",
+    "RunConfig": "experiments.configuration.config", "Predictor": "experiments.outputs.model_files",
     # pairs, annotation and features
     "Pair": "features.pair", "pairs_from": "features.pair", "annotate": "features.text.annotation",
     "Annotator": "features.text.annotation", "PairFeaturizer": "features.featurizer",

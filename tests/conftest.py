@@ -25,8 +25,8 @@ REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = {
     "run": "nli_baselines.experiments.run", "curve": "nli_baselines.learning_curves.run", "predict": "nli_baselines.experiments.predict",
     "compare": "nli_baselines.experiments.compare", "diagnose": "nli_baselines.experiments.diagnose", "datasets": "nli_baselines.experiments.datasets",
-    "download": "nli_baselines.experiments.download", "benchmark": "nli_baselines.experiments.benchmark",
-    "choose_defaults": "nli_baselines.experiments.choose_defaults", "bundle": "nli_baselines.experiments.bundle", "glue": "nli_baselines.experiments.glue",
+    "download": "nli_baselines.experiments.download", "benchmark": "benchmarks.benchmark",
+    "choose_defaults": "benchmarks.choose_defaults", "bundle": "nli_baselines.experiments.bundle", "glue": "nli_baselines.experiments.glue",
 }
 def pytest_configure(config):
     """Tests annotate into a cache of their own, removed at the end, unless NLI_CACHE_DIR names one

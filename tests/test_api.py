@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 import nli_baselines as nb
-from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.configuration.errors import UsageError
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from nli_baselines.experiments.engine.errors import UsageError
-from nli_baselines.experiments.engine.parallel import resolve_jobs
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.configuration.options import resolve_jobs
 from tests.conftest import REPO, run_python, run_script, run_shell
 
 FAST = ["--dataset", "demo", "--features", "unlexicalized", "--C", "1"]
@@ -88,7 +88,7 @@ def test_failed_writes_leave_no_temporaries(tmp_path, monkeypatch):
     import safetensors.numpy
 
     import nli_baselines as nb
-    from nli_baselines.experiments.outputs.submissions import bundle
+    from nli_baselines.experiments.submissions.files import bundle
     result = nb.run(dataset="demo", features="unlexicalized", C=1.0, quiet=True)
     predictor = next(iter(result.models.values()))
 

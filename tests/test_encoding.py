@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import nli_baselines.features.columns.encoding as encoding
-from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
-from nli_baselines.experiments.measure.dict_reference import dict_featurize
+from benchmarks.synthetic import generate_pairs
+from benchmarks.measure.dict_reference import dict_featurize
 from nli_baselines.features import PairFeaturizer
 from nli_baselines.features.columns.encoding import Encoder, matching_cross_index, tag_matched_cells, tag_matched_count
 from tests.conftest import TINY

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from nli_baselines.experiments.engine.explanations import explain_examples
+from nli_baselines.experiments.reports.explanations import explain_examples
 from nli_baselines.features import PairFeaturizer
 from nli_baselines.models import LogisticClassifier
 from tests.conftest import TINY

@@ -129,7 +129,7 @@ def test_cross_bigrams_repeated_bigram_is_one_indicator():
 @pytest.mark.parametrize("kind", [CrossUnigrams, CrossBigrams, HypNgrams, PremNgrams])
 def test_packed_and_generic_key_paths_give_the_same_columns(kind, min_count, monkeypatch):
     # The packed path of cross_bigrams also leaves out hypothesis bigrams rarer than min_count.
-    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
+    from benchmarks.synthetic import generate_pairs
     pairs = TINY + generate_pairs(300, seed=4, vocab_size=60)
     params = {"min_count": min_count, **({"tag_match": "exact"} if "tag_match" in kind().get_params() else {})}
     packed = kind(**params).fit(pairs)
@@ -148,7 +148,7 @@ def test_packed_and_generic_key_paths_give_the_same_columns(kind, min_count, mon
 
 
 def test_dense_matrix_is_the_sparse_values_then_the_bin_indicators():
-    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
+    from benchmarks.synthetic import generate_pairs
     pairs = TINY + generate_pairs(200, seed=6, vocab_size=30)
     zeros_left_out = 0
     for feature in (Overlap(bins=4), Bleu(bins=3, scale="standard"), LengthDiff(scale="none", bins=0),
@@ -173,7 +173,7 @@ def test_dense_matrix_is_the_sparse_values_then_the_bin_indicators():
 
 
 def test_bleu_and_overlap_count_rows_in_blocks_of_any_size(monkeypatch):
-    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
+    from benchmarks.synthetic import generate_pairs
     from nli_baselines.features.columns import encoding
     pairs = TINY + generate_pairs(400, seed=8, vocab_size=30)
     whole = [Bleu().raw_values(pairs), Overlap().raw_values(pairs), Overlap(count="positions").raw_values(pairs)]
@@ -459,8 +459,8 @@ def test_custom_feature_by_name():
 
 @pytest.mark.parametrize("tag_match", ["exact", "first_letter"])
 def test_same_features_as_the_dict_build(tag_match):
-    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
-    from nli_baselines.experiments.measure.dict_reference import dict_featurize
+    from benchmarks.synthetic import generate_pairs
+    from benchmarks.measure.dict_reference import dict_featurize
     pairs = TINY + generate_pairs(300, seed=3, vocab_size=60)
     X_dict, vectorizer = dict_featurize(pairs, tag_match=tag_match)
     dict_names = vectorizer.get_feature_names_out()

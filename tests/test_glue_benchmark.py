@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from nli_baselines.experiments.corpora.generated.demo import generate_demo, generate_similarity
-from nli_baselines.experiments.engine.glue_benchmark import GLUE_TASKS, PAPER_DEV
+from nli_baselines.experiments.submissions.glue_benchmark import GLUE_TASKS, PAPER_DEV
 
 
 def write_glue(root: Path) -> Path:

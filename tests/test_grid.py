@@ -6,7 +6,7 @@ import os
 import pytest
 
 import nli_baselines as nb
-from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.engine.parallel import grid_backend
 
 

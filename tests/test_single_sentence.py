@@ -9,8 +9,8 @@ import re
 import pytest
 
 from nli_baselines.experiments.corpora import get_corpus
-from nli_baselines.experiments.engine.config import RunConfig
-from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.engine.rows import plan_rows
 from nli_baselines.features.registry import BUILTIN, reads_premise, register_feature, unregister_feature
 

@@ -12,8 +12,8 @@ from sklearn.metrics import matthews_corrcoef
 from nli_baselines.experiments.breakdowns.ax import breakdown
 from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.readers.glue import read_ax
-from nli_baselines.experiments.engine.submitting import score_diagnostic, write_submissions
-from nli_baselines.experiments.outputs.submissions import (TASKS, SubmissionError, bundle, read_predictions, validate,
+from nli_baselines.experiments.submissions.submitting import score_diagnostic, write_submissions
+from nli_baselines.experiments.submissions.files import (TASKS, SubmissionError, bundle, read_predictions, validate,
                                                            write_predictions)
 from nli_baselines.features.labels import CB3
 
@@ -438,7 +438,7 @@ def test_a_bundle_checks_ids_against_the_test_set_when_it_is_there(cli, data_dir
 
 def test_a_skipped_diagnostic_says_where_it_looked_in_one_line(tmp_path):
     from nli_baselines.experiments.corpora import CorpusNotFoundError
-    from nli_baselines.experiments.engine.submitting import _one_line
+    from nli_baselines.experiments.submissions.submitting import _one_line
     missing = CorpusNotFoundError("ax-g", "test", [tmp_path / "superglue" / "AX-g" / "AX-g.jsonl"], tmp_path,
                                   "superglue-ax-g")
     assert _one_line(missing) == (f"corpus 'ax-g' (split 'test') not found (looked for "

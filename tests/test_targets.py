@@ -11,8 +11,8 @@ import pytest
 from nli_baselines.experiments.corpora import registry
 from nli_baselines.experiments.corpora.readers.common import DataFormatError
 from nli_baselines.experiments.corpora.targets import TargetError, choose_target
-from nli_baselines.experiments.engine.config import RunConfig
-from nli_baselines.experiments.engine.errors import UsageError
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
 
 
 @pytest.mark.parametrize("values, asked, expected", [

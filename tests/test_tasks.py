@@ -11,8 +11,8 @@ import pytest
 import nli_baselines as nb
 from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.task import Task
-from nli_baselines.experiments.engine.errors import UsageError
-from nli_baselines.experiments.engine.significance import compare_predictions
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.statistics.significance import compare_predictions
 
 STS = Task.regression((0, 5))
 PARAPHRASE = Task.classification(("0", "1"), metrics=("f1", "accuracy"), positive="1", select_by="mean")

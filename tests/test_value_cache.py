@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import nli_baselines as nb
-from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs, write_snli_jsonl
+from benchmarks.synthetic import generate_pairs, write_snli_jsonl
 from nli_baselines.features.storage import value_cache
 from nli_baselines.features.storage.value_cache import MAGIC, ValueCache, pairs_digest
 from nli_baselines.features.types.quantifiers import Quantifiers

@@ -1,4 +1,4 @@
-"""Argument parsers built from the options table (`engine.options`): one flag per option a command
+"""Argument parsers built from the options table (`configuration.options`): one flag per option a command
 takes, grouped as the table groups them. argparse only collects what was typed (nothing is
 converted or defaulted here); `RunConfig` checks every value, once."""
 from __future__ import annotations
@@ -10,8 +10,8 @@ import os
 import sys
 from pathlib import Path
 
-from ..engine.errors import UsageError
-from ..engine.options import for_command
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.configuration.options import for_command
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -75,7 +75,7 @@ def given_options(args: argparse.Namespace, command: str) -> dict:
 def output(args: argparse.Namespace, name: str):
     """An output option of the command (not part of the run's configuration), checked like the
     others: None when not given."""
-    from ..engine.options import OptionError, options
+    from nli_baselines.experiments.configuration.options import OptionError, options
     option = options()[name]
     if not hasattr(args, name):
         return option.default

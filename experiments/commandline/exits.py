@@ -14,10 +14,10 @@ EXIT_USAGE = 2  # bad arguments, missing corpus, malformed input, unusable train
 USER_ERRORS = tuple((f"nli_baselines.{module}", name) for module, name in (
     ("experiments.corpora.registry", "CorpusNotFoundError"),
     ("experiments.corpora.readers.common", "DataFormatError"),
-    ("experiments.engine.errors", "UsageError"),
+    ("experiments.configuration.errors", "UsageError"),
     ("models.common", "TrainingDataError"),
     ("experiments.outputs.model_files", "ModelFileError"),
-    ("experiments.outputs.submissions", "SubmissionError"),
+    ("experiments.submissions.files", "SubmissionError"),
     ("features.text.wordnet_data", "WordNetMissingError"),
     ("experiments.outputs.records", "RecordError"),
     ("features.custom", "CustomFeatureError"),

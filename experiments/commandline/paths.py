@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.errors import UsageError
+from nli_baselines.experiments.configuration.errors import UsageError
 
 # Kernel file systems: a directory there may look writable (root), but no file can be created.
 VIRTUAL = (Path("/proc"), Path("/sys"), Path("/dev"))

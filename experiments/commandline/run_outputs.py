@@ -6,8 +6,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.config import RunConfig
-from ..engine.errors import UsageError
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
 from ..outputs.formats import FORMATS
 from .arguments import output
 from .paths import OutputPlan
@@ -148,7 +148,7 @@ class RunOutputs:
                 raise UsageError(f"--with-hans: {exc}") from None
 
     def _prediction_files(self, config: RunConfig, fmt: str) -> list[str]:
-        from nli_baselines.experiments.outputs.submissions import SubmissionError, submission_tasks
+        from nli_baselines.experiments.submissions.files import SubmissionError, submission_tasks
         try:
             return [task.filename for task in submission_tasks(config.corpus(), fmt, self.with_ax)]
         except SubmissionError as exc:
@@ -199,7 +199,7 @@ class RunOutputs:
             notes.append(f"model saved to {self.save_model}")
         if self.prediction_dirs:
             from nli_baselines.experiments.corpora import resolve_data_dir
-            from nli_baselines.experiments.engine.submitting import write_submissions
+            from nli_baselines.experiments.submissions.submitting import write_submissions
             config = result.config
             scores: dict = {}
             written = write_submissions(predictor, config.corpus(), self.prediction_dirs,
@@ -229,7 +229,7 @@ def input_files(config: RunConfig, prediction_dirs: dict | None = None) -> list[
     corpus = config.corpus()
     corpora = [corpus]
     if prediction_dirs:
-        from nli_baselines.experiments.outputs.submissions import TASKS
+        from nli_baselines.experiments.submissions.files import TASKS
         corpora += [get_corpus(t.corpus) for t in TASKS.values() if t.corpus != corpus.name and t.corpus in
                     _known_corpora()]
     found = []

@@ -25,8 +25,8 @@ from joblib import Parallel, delayed
 from nli_baselines._version import __version__
 
 from ..outputs.records import versions, write_json_atomic
-from .config import RunConfig
-from .errors import UsageError
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
 from .experiment import default_log, majority_reference, prepare, progress, run_row
 from .parallel import grid_backend, n_jobs, shared
 from .rows import Row, plan_rows

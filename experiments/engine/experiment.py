@@ -30,15 +30,15 @@ from ..breakdowns.artifacts import read_artifacts
 from ..outputs.model_files import Predictor
 from ..outputs.records import peak_rss_bytes, versions
 from . import kept_values
-from .config import RunConfig
-from .errors import UsageError
-from .explanations import classes_of, top_features
-from .metrics import evaluate, evaluate_scores
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.reports.explanations import classes_of, top_features
+from nli_baselines.experiments.statistics.metrics import evaluate, evaluate_scores
 from .parallel import grid_backend, n_jobs, shared
-from .resampling import bootstrap
+from nli_baselines.experiments.statistics.resampling import bootstrap
 from .rows import Row, plan_rows
 from .selection import describe_folds, out_of_fold_predictions, stratified_folds, tune
-from .significance import compare_predictions, compare_with_named
+from nli_baselines.experiments.statistics.significance import compare_predictions, compare_with_named
 from .splits import Splits, labels_of, load_splits, targets_of
 
 

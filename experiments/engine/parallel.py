@@ -16,7 +16,7 @@ import tempfile
 import cloudpickle
 import joblib
 
-from .errors import UsageError
+from nli_baselines.experiments.configuration.errors import UsageError
 
 BACKENDS = ("local", "dask")
 
@@ -60,20 +60,6 @@ def grid_backend(backend: str = "local", scheduler: str | None = None):
 def n_jobs(backend: str, jobs: int) -> int:
     """Dask schedules over all its workers; locally, the requested count."""
     return -1 if backend == "dask" else jobs
-
-
-def resolve_jobs(jobs: int, note=lambda message: print(f"note: {message}", file=sys.stderr)) -> int:
-    """Workers to start: -1 means one per core, and more than the cores is capped at the cores
-    (`note` says so): extra local processes only add start-up time and memory."""
-    cores = os.cpu_count() or 1
-    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
-        raise UsageError(f"--jobs takes a positive number of workers, or -1 for one per core; got {jobs!r}")
-    if jobs == -1:
-        return cores
-    if jobs > cores:
-        note(f"--jobs {jobs} is more than the {cores} cores of this machine; using {cores}")
-        return cores
-    return jobs
 
 
 class _Inline:

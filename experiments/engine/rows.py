@@ -12,9 +12,9 @@ from nli_baselines.features.registry import FEATURE_TYPES, describe, reads_premi
 from nli_baselines.features.text.wordnet_data import wordnet_available
 from nli_baselines.models import DEFAULT_MODEL, DEFAULT_MODELS, MODELS, ModelSpec, get_model
 
-from .config import RunConfig
-from .errors import UsageError
-from .options import DEFAULT_CONFIGS
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.configuration.options import DEFAULT_CONFIGS
 
 
 @dataclass

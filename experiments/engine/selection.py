@@ -32,7 +32,7 @@ from sklearn.model_selection import (GridSearchCV, KFold, ParameterGrid, Predefi
                                      cross_val_predict)
 
 from ..corpora.task import NLI
-from .significance import mcnemar
+from nli_baselines.experiments.statistics.significance import mcnemar
 
 # A path also stops after a single fall in dev accuracy when McNemar's exact test puts the
 # candidate below the best at p below this: the fall is then not noise, and the candidates

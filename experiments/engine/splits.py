@@ -17,8 +17,8 @@ from ..corpora import Corpus, resolve_data_dir
 from ..corpora.hub import is_hub_dataset
 from ..corpora.readers.common import reading_progress
 from ..outputs.records import sha256_file
-from .config import RunConfig
-from .errors import UsageError
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 A format says how a file of (id, label) rows is written and read back (with FILE:LINE errors),
 what its ids must be, and which directory option of `run.py` writes it (`--glue-out DIR`).
-Which test sets a format has files for is said by the tasks (`outputs.submissions`). Adding a
+Which test sets a format has files for is said by the tasks (`submissions.files`). Adding a
 format is one `register_format(...)`; run.py's options and the diagnostic read this registry.
 """
 from __future__ import annotations

@@ -55,7 +55,7 @@ def _versus(row: dict, references: set) -> str:
     return f"{100 * row['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
 
 
-def _table(lines: list[list[str]]) -> list[str]:
+def text_table(lines: list[list[str]]) -> list[str]:
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     out = []
     for n, line in enumerate(lines):
@@ -116,7 +116,7 @@ def summary_table(record: dict) -> str:
     for ref in record.get("reference", {}).get("mean", {}).values():
         lines.append([f"mean ({ref['value']:.2f}, reference)", "", *(_figure(name, ref.get(name)) for name in metrics),
                       *blanks, "", "", ""])
-    out = _table(lines)
+    out = text_table(lines)
     out += [f"  [{key}] {text}" for key, text in sources.items()]
     if compared:
         by_classes = {}
@@ -131,7 +131,7 @@ def summary_table(record: dict) -> str:
         test = _test_words(next(t for row in record["rows"] for t in row.get("versus", {}).values()))
         out.append(f"  {', '.join(f'vs {name}' for name in named)}: the difference in points from that row of the "
                    f"table{_metric_words(task)}, and {test}")
-    from ..engine.significance import LEVEL, comparisons, corrected_level
+    from nli_baselines.experiments.statistics.significance import LEVEL, comparisons, corrected_level
     tests = comparisons(record["rows"])
     if tests > 1:
         out.append(f"  {tests} comparisons: by luck alone one in twenty reaches p < {LEVEL}; for the table as a "
@@ -355,4 +355,4 @@ def curve_table(record: dict) -> str:
         lines.append([f"majority ({ref['label']}, reference)", "", "", _pct(ref.get(metric)), "", ""])
     for ref in record.get("reference", {}).get("mean", {}).values():
         lines.append([f"mean ({ref['value']:.2f}, reference)", "", "", _pct(ref.get(metric)), "", ""])
-    return "\n".join(_table(lines))
+    return "\n".join(text_table(lines))

@@ -16,8 +16,8 @@ from typing import Callable
 from ..corpora.readers.glue import read_ax
 from ..corpora.readers.hans import looks_like_hans, read_hans
 from ..corpora.readers.superglue import read_superglue
-from .ax import breakdown, format_breakdown, format_parity, gender_parity
-from .hans import check_model_labels, format_hans, hans_breakdown, read_hans_predictions
+from nli_baselines.experiments.breakdowns.ax import breakdown, format_breakdown, format_parity, gender_parity
+from nli_baselines.experiments.breakdowns.hans import check_model_labels, format_hans, hans_breakdown, read_hans_predictions
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ def names() -> list[str]:
 def read_diagnostic_predictions(path: Path) -> dict[str, str]:
     """id -> label of a GLUE/SuperGLUE diagnostic's prediction file, in the format its suffix names."""
     from ..outputs.formats import PredictionFileError, format_for
-    from ..outputs.submissions import TASKS, SubmissionError, read_predictions
+    from nli_baselines.experiments.submissions.files import TASKS, SubmissionError, read_predictions
     try:
         fmt = format_for(path)
         task = TASKS.get((fmt.name, path.stem)) or next(t for t in TASKS.values() if t.diagnostic and

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..corpora.task import METRICS
-from .config import RunConfig
-from .errors import UsageError
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
 
 
 @dataclass(frozen=True)
@@ -86,9 +86,9 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
     from nli_baselines._version import __version__
 
     from ..corpora import get_corpus, resolve_data_dir
-    from ..outputs.bundles import make_bundle, missing_tasks
+    from nli_baselines.experiments.submissions.bundles import make_bundle, missing_tasks
     from ..outputs.records import versions, write_json_atomic
-    from .experiment import run
+    from nli_baselines.experiments.engine.experiment import run
     from .submitting import write_submissions
     data_dir = resolve_data_dir(data_dir)
     chosen = [BY_NAME[name] for name in tasks] if tasks else list(GLUE_TASKS)
@@ -176,7 +176,7 @@ def figures_text(record: dict) -> str:
 
 def table(whole: dict) -> str:
     """Per task the dev figures and GLUE score beside the paper's baselines; then the averages."""
-    from ..reports.report import _table
+    from ..reports.report import text_table
     names = [task.name for task in GLUE_TASKS]
     head = ["task", "dev figures", "score", *PAPER_DEV]
     lines = [head]
@@ -191,7 +191,7 @@ def table(whole: dict) -> str:
     partial = len(ran) < len(names)
     lines.append(["GLUE average" + (" (partial)" if partial else ""), "", f"{whole['average']:.1f}",
                   *(f"{sum(PAPER_DEV[m][n] for n in ran) / len(ran):.1f}" for m in PAPER_DEV)])
-    out = _table(lines)
+    out = text_table(lines)
     if partial:
         out.append(f"  partial: the average of the {len(ran)} of {len(names)} tasks that ran, "
                    f"{', '.join(ran)}; the paper's over the same")

@@ -32,7 +32,7 @@ def convert(jsonl: Path, folder: Path) -> dict[str, Path]:
 def bench_formats(jsonl: Path, folder: Path, repeats: int = 3) -> dict:
     """Seconds to read `jsonl` and its parquet and Arrow copies (written into `folder`) as custom
     files: each read `repeats` times, in turn; the medians, their ratios to jsonl, and the sizes."""
-    from ..corpora import custom_corpus
+    from nli_baselines.experiments.corpora import custom_corpus
     started = time.perf_counter()
     files = {"jsonl": jsonl, **convert(jsonl, folder)}
     converted = time.perf_counter() - started

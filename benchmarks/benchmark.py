@@ -1,18 +1,18 @@
 """Speed and memory of the suite at SNLI scale, on a generated corpus of SNLI's size and shape.
 
-    python experiments/benchmark.py --json results/features.json            # the default feature types
-    python experiments/benchmark.py --tagging --data-dir ../shared/data     # spaCy tagging, cold vs warm cache
-    python experiments/benchmark.py --pairs 550152 --end-to-end --json results/e2e.json   # read..predict
-    python experiments/benchmark.py --end-to-end --scaling 55000,550152 --C 0.03 --json results/scaling.json
-    python experiments/benchmark.py --main-job --repeats 3 --json results/main-job.json   # run.py as a process
-    python experiments/benchmark.py --strongest --repeats 1 --json results/strongest.json   # strongest, cold, warm
-    python experiments/benchmark.py --curve --repeats 3 --json results/curve.json         # the SNLI learning curve
-    python experiments/benchmark.py --formats /tmp/formats --data-dir DIR   # jsonl vs parquet vs Arrow reading
-    python experiments/benchmark.py --write-qqp DIR          # a QQP-sized corpus in QQP's layout, for speed
+    python benchmarks/benchmark.py --json results/features.json            # the default feature types
+    python benchmarks/benchmark.py --tagging --data-dir ../shared/data     # spaCy tagging, cold vs warm cache
+    python benchmarks/benchmark.py --pairs 550152 --end-to-end --json results/e2e.json   # read..predict
+    python benchmarks/benchmark.py --end-to-end --scaling 55000,550152 --C 0.03 --json results/scaling.json
+    python benchmarks/benchmark.py --main-job --repeats 3 --json results/main-job.json   # run.py as a process
+    python benchmarks/benchmark.py --strongest --repeats 1 --json results/strongest.json   # strongest, cold, warm
+    python benchmarks/benchmark.py --curve --repeats 3 --json results/curve.json         # the SNLI learning curve
+    python benchmarks/benchmark.py --formats /tmp/formats --data-dir DIR   # jsonl vs parquet vs Arrow reading
+    python benchmarks/benchmark.py --write-qqp DIR          # a QQP-sized corpus in QQP's layout, for speed
 
 Every record holds the machine it was measured on (`machine`: the CPU, the cores this process
 may use, numpy's SIMD groups, the kernel each OpenBLAS picked and the settings that chose them,
-such as OPENBLAS_CORETYPE; experiments/measure/machine.py): speed, and a fit's last bits, depend
+such as OPENBLAS_CORETYPE; benchmarks/measure/machine.py): speed, and a fit's last bits, depend
 on all of them. Featurization is measured `--repeats` times and the median is reported (the machine is shared
 and noisy); the straightforward per-pair dict + DictVectorizer build and scikit-learn's
 HashingVectorizer are measured in the same run (HashingVectorizer's runs alternating with ours),
@@ -45,10 +45,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from pathlib import Path
 
-# SNLI's training split, in pairs (experiments.corpora.generated.synthetic.SNLI_TRAIN_PAIRS; not imported
+# benchmarks/ is a folder of the checkout, not of the installed package: its root goes on the path
+# (last, so that an installed nli_baselines still comes first).
+sys.path.append(str(Path(__file__).resolve().parents[1]))
+
+# SNLI's training split, in pairs (benchmarks.synthetic.SNLI_TRAIN_PAIRS; not imported
 # here so that --help answers without loading numpy and scikit-learn).
 SNLI_TRAIN_PAIRS = 550_152
 
@@ -101,13 +106,13 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="OUT", help="write the figures as JSON")
     args = parser.parse_args(argv)
-    from nli_baselines.experiments.corpora.generated.synthetic import generate_pairs, write_snli_jsonl
-    from nli_baselines.experiments.measure import log
-    from nli_baselines.experiments.measure.commands import bench_commands
-    from nli_baselines.experiments.measure.end_to_end import bench_end_to_end
-    from nli_baselines.experiments.measure.featurizing import bench_features, corpus_shape
-    from nli_baselines.experiments.measure.machine import describe, machine
-    from nli_baselines.experiments.measure.tagging import bench_tagging
+    from benchmarks.measure import log
+    from benchmarks.measure.commands import bench_commands
+    from benchmarks.measure.end_to_end import bench_end_to_end
+    from benchmarks.measure.featurizing import bench_features, corpus_shape
+    from benchmarks.measure.machine import describe, machine
+    from benchmarks.measure.tagging import bench_tagging
+    from benchmarks.synthetic import generate_pairs, write_snli_jsonl
     from nli_baselines.experiments.outputs.records import peak_rss_bytes, versions, write_json_atomic
     began = time.perf_counter()
     # The machine beside every figure: speed (and a fit's last bits) depend on the CPU, numpy's SIMD
@@ -115,7 +120,7 @@ def main(argv=None) -> int:
     record: dict = {"versions": versions(), "cpus": os.cpu_count(), "machine": machine()}
     log(f"machine: {describe(record['machine'])}")
     if args.write_qqp:
-        from nli_baselines.experiments.corpora.generated.qqp import write_qqp
+        from benchmarks.qqp import write_qqp
         print("wrote " + " and ".join(map(str, write_qqp(Path(args.write_qqp), seed=args.seed))))
         return 0
     if args.write_snli:
@@ -127,14 +132,14 @@ def main(argv=None) -> int:
         print(f"wrote {args.pairs} train and 10000 dev pairs to {out}")
         return 0
     if args.formats:
-        from nli_baselines.experiments.measure.formats import bench_formats
+        from benchmarks.measure.formats import bench_formats
         jsonl = Path(args.data_dir or args.formats) / "snli_1.0_train.jsonl"
         if not args.data_dir:
             Path(args.formats).mkdir(parents=True, exist_ok=True)  # a new directory, as --write-snli takes
             write_snli_jsonl(generate_pairs(args.pairs, seed=args.seed), Path(args.formats) / jsonl.name)
         record.update(bench_formats(jsonl, Path(args.formats), args.repeats))
     elif args.tree_parses:
-        from nli_baselines.experiments.measure.tree_parses import bench_tree_parses
+        from benchmarks.measure.tree_parses import bench_tree_parses
         record.update(bench_tree_parses(Path(args.tree_parses)))
     elif args.main_job or args.curve or args.strongest:
         which = "main_job" if args.main_job else "strongest" if args.strongest else "curve"
@@ -153,7 +158,7 @@ def main(argv=None) -> int:
     else:
         started = time.perf_counter()
         pairs = generate_pairs(args.pairs, seed=args.seed)
-        record["corpus"] = {"generator": "nli_baselines.experiments.corpora.generated.synthetic.generate_pairs", "seed": args.seed,
+        record["corpus"] = {"generator": "benchmarks.synthetic.generate_pairs", "seed": args.seed,
                             "seconds": time.perf_counter() - started, **corpus_shape(pairs)}
         record["corpus_rss_bytes"] = peak_rss_bytes()
         log(f"generated {len(pairs)} pairs in {record['corpus']['seconds']:.1f}s: {record['corpus']}")

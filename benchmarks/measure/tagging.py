@@ -12,8 +12,8 @@ def bench_tagging(data_dir: str | None, sentences: int) -> dict:
     """spaCy tok2vec+tagger throughput, and cold vs warm annotation of SICK (all splits found)."""
     from nli_baselines.features.text.annotation import SpacyTagger, annotate
 
-    from ..corpora import get_corpus
-    from ..corpora.generated.demo import generate_demo
+    from nli_baselines.experiments.corpora import get_corpus
+    from nli_baselines.experiments.corpora.generated.demo import generate_demo
     out: dict = {}
     texts: list[str] = []
     if data_dir:

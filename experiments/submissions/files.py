@@ -16,7 +16,7 @@ from nli_baselines.features.labels import BINARY01, CB3, NLI2, NLI3
 from nli_baselines.features.storage.atomic import atomic_path, atomic_write
 
 from ..corpora import Corpus
-from .formats import FORMATS, PredictionFileError, PredictionFormat
+from nli_baselines.experiments.outputs.formats import FORMATS, PredictionFileError, PredictionFormat
 
 # The labeled copies of the diagnostics, where a run can score the file it wrote: task -> (corpus, split).
 LABELED = {("glue", "AX"): ("ax", "test_labeled"), ("superglue", "AX-b"): ("ax-b", "test"),

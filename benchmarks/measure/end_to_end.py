@@ -15,8 +15,8 @@ import numpy as np
 
 from nli_baselines.features import PairFeaturizer
 
-from ..corpora.generated.synthetic import generate_pairs
-from ..outputs.records import peak_rss_bytes
+from benchmarks.synthetic import generate_pairs
+from nli_baselines.experiments.outputs.records import peak_rss_bytes
 from . import log
 
 CONVERGENCE_PAIRS = 100_000
@@ -35,9 +35,9 @@ def _pipeline(data_dir: str, C: float | None, reference: bool, queue) -> None:
     from nli_baselines.models import LogisticClassifier
     from nli_baselines.models.logistic import SPEC
 
-    from ..corpora import get_corpus
-    from ..corpora.readers.snli import tokens_and_tags
-    from ..engine.selection import choose
+    from nli_baselines.experiments.corpora import get_corpus
+    from nli_baselines.experiments.corpora.readers.snli import tokens_and_tags
+    from nli_baselines.experiments.engine.selection import choose
     stages, detail = {}, {}
     corpus = get_corpus("snli")
     started = time.perf_counter()
@@ -170,7 +170,7 @@ def bench_end_to_end(n_pairs: int, seed: int, C: float | None, dev_pairs: int = 
     with scikit-learn's (at 100,000 pairs)."""
     import multiprocessing
 
-    from ..corpora.generated.synthetic import write_snli_jsonl
+    from benchmarks.synthetic import write_snli_jsonl
     with tempfile.TemporaryDirectory(prefix="nli-e2e-") as data_dir:
         started = time.perf_counter()
         pairs = generate_pairs(n_pairs + dev_pairs, seed=seed)  # one vocabulary for train and dev

@@ -1,5 +1,5 @@
 """`RunConfig`: everything that determines a run's numbers, each value checked once against the
-options table (`engine.options`) and recorded verbatim in the run's JSON record."""
+options table (`configuration.options`) and recorded verbatim in the run's JSON record."""
 from __future__ import annotations
 
 from typing import Any

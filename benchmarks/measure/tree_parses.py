@@ -24,7 +24,7 @@ def bench_tree_parses(path: Path, Cs=(0.03, 0.1, 0.3), folds: int = 10) -> dict:
     from nli_baselines.features.text.parsing import LABELS, SpacyParser
     from nli_baselines.models.logistic import LogisticClassifier
 
-    from ..corpora.readers.snli import read_nli
+    from nli_baselines.experiments.corpora.readers.snli import read_nli
     previous = os.environ.get("NLI_CACHE_DIR")
     os.environ["NLI_CACHE_DIR"] = tempfile.mkdtemp(prefix="nli-tree-parses-")  # no parse from an earlier run
     try:

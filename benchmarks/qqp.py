@@ -7,7 +7,7 @@ some questions come back in later pairs with their `qid`, as Quora's do. A dupli
 question (most tokens kept, a few replaced, a neighbouring pair swapped), a non-duplicate shares
 about a third of them, so a classifier has something to learn.
 
-    python experiments/benchmark.py --write-qqp DIR     # DIR/QQP/train.tsv and dev.tsv
+    python benchmarks/benchmark.py --write-qqp DIR     # DIR/QQP/train.tsv and dev.tsv
 """
 from __future__ import annotations
 

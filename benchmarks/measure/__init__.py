@@ -1,5 +1,5 @@
 """Measuring the suite: peak memory, the straightforward reference featurizer, and the benchmarks
-behind `experiments/benchmark.py`."""
+behind `benchmarks/benchmark.py`."""
 import sys
 
 

@@ -38,7 +38,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def write_corpus(data_dir: Path, n_pairs: int, seed: int, dev_pairs: int = 10_000) -> None:
     """The generated corpus as SNLI jsonl (one vocabulary for train and dev)."""
-    from ..corpora.generated.synthetic import generate_pairs, write_snli_jsonl
+    from benchmarks.synthetic import generate_pairs, write_snli_jsonl
     pairs = generate_pairs(n_pairs + dev_pairs, seed=seed)
     data_dir.mkdir(parents=True, exist_ok=True)
     write_snli_jsonl(pairs[:n_pairs], data_dir / "snli_1.0_train.jsonl")
@@ -157,7 +157,7 @@ def bench_commands(which: str, data_dir: str | None, n_pairs: int, seed: int, re
     `data_dir` or on the generated corpus written to a temporary directory; medians of wall time
     and peak RSS, every run kept."""
     once = {"main_job": main_job_once, "curve": curve_once, "strongest": strongest_once}[which]
-    source = data_dir or f"generated (experiments.corpora.generated.synthetic, seed {seed})"
+    source = data_dir or f"generated (benchmarks.synthetic, seed {seed})"
     with tempfile.TemporaryDirectory(prefix=f"nli-{which}-") as scratch:
         if data_dir is None:
             started = time.perf_counter()

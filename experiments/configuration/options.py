@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
+import sys
 from dataclasses import dataclass
 from typing import Any, Callable
+
+from .errors import UsageError
 
 COMMANDS = ("run", "curve", "predict")
 RUN, CURVE, PREDICT = ("run",), ("curve",), ("predict",)
@@ -149,10 +153,22 @@ def label_map(value) -> dict[str, str]:
     return mapping
 
 
+def resolve_jobs(jobs: int, note=lambda message: print(f"note: {message}", file=sys.stderr)) -> int:
+    """Workers to start: -1 means one per core, and more than the cores is capped at the cores
+    (`note` says so): extra local processes only add start-up time and memory."""
+    cores = os.cpu_count() or 1
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs == 0 or jobs < -1:
+        raise UsageError(f"--jobs takes a positive number of workers, or -1 for one per core; got {jobs!r}")
+    if jobs == -1:
+        return cores
+    if jobs > cores:
+        note(f"--jobs {jobs} is more than the {cores} cores of this machine; using {cores}")
+        return cores
+    return jobs
+
+
 def jobs(value) -> int:
     """A positive count of workers, or -1 for one per core (capped at the cores, with a note)."""
-    from .errors import UsageError
-    from .parallel import resolve_jobs
     try:
         number = _whole(value)
         return resolve_jobs(number)

@@ -13,7 +13,7 @@ from ..breakdowns.ax import breakdown, format_parity, gender_parity
 from ..corpora import Corpus, CorpusNotFoundError, get_corpus
 from ..corpora.hub import HubError
 from ..corpora.task import NLI
-from ..outputs.submissions import (LABELED, SubmissionError, SubmissionTask, bundle, read_predictions,
+from nli_baselines.experiments.submissions.files import (LABELED, SubmissionError, SubmissionTask, bundle, read_predictions,
                                    require_every_row, submission_tasks, write_predictions)
 
 

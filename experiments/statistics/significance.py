@@ -55,22 +55,6 @@ def paired_bootstrap(a_correct, b_correct, resamples: int = 10_000, seed: int = 
             "resamples": resamples, "seed": seed}
 
 
-def same_data(record_a: dict, record_b: dict, split: str) -> None:
-    """Refuse to compare runs whose scored split came from different files (sha256): equal ids and
-    gold labels do not make equal data."""
-    from .errors import UsageError
-
-    def digests(record):
-        files = record.get("data", {}).get("files", {})
-        scored = files.get(split) or files.get("train", [])  # out-of-fold scores come from train
-        return sorted(f.get("sha256") for f in scored if isinstance(f, dict))
-
-    a, b = digests(record_a), digests(record_b)
-    if a and b and a != b:
-        raise UsageError(f"the two runs were scored on different data: their {split} files differ (sha256 "
-                         f"{a[0][:12]}... against {b[0][:12]}...)")
-
-
 # Resamples of the paired bootstrap that gives p where McNemar's test does not apply (a metric
 # other than accuracy): its p is a share of resamples, so its smallest value is 1 / (n + 1).
 METRIC_RESAMPLES = 2000

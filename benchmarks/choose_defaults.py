@@ -1,6 +1,6 @@
 """Choose the featurizer's open choices on dev data: the numbers behind PairFeaturizer's defaults.
 
-    python experiments/choose_defaults.py --data-dir ../shared/data --out results/defaults.json [--markdown]
+    python benchmarks/choose_defaults.py --data-dir ../shared/data --out results/defaults.json [--markdown]
 
 Every option of `features.options` is varied alone from the defaults (each alternative value in
 turn); every variant is scored with logistic regression on the lexicalized and the unlexicalized
@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from nli_baselines import features
+from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.corpora import get_corpus, resolve_data_dir
-from nli_baselines.experiments.engine.config import RunConfig
 from nli_baselines.experiments.engine.experiment import Prepared, run_row
 from nli_baselines.experiments.engine.rows import Row
 from nli_baselines.experiments.engine.splits import Splits, load_splits

@@ -38,7 +38,7 @@ def wordnet_pairs(data_dir: str | None, n_pairs: int):
     from nli_baselines.features import annotate
     from nli_baselines.features.text.wordnet_data import load_wordnet
 
-    from ..corpora import get_corpus
+    from nli_baselines.experiments.corpora import get_corpus
     sick = get_corpus("sick")
     distinct = annotate([p for split in ("train", "dev") for p in sick.load(split, data_dir).pairs], lemmas=True)
     load_wordnet()
