@@ -13,8 +13,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
+
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.configuration.options import MAX_RESAMPLES
+from nli_baselines.experiments.reports.explanations import explain_examples
+from nli_baselines.experiments.statistics.significance import compare_predictions
+
+from .breakdowns.hans import format_hans, hans_breakdown, predict_hans, to_hans
+from .corpora import CORPORA, get_corpus
+from .corpora.readers.hans import read_hans
+from .corpora.task import NLI, Task
+from .engine.curve import learning_curve as draw
+from .engine.experiment import run as run_experiment
+from .outputs.model_files import load_predictor
+from .outputs.records import load_run_record, pick_row, record_problem, write_json_atomic
+from .reports.plots import plot_curve_record, plot_rows
+from .reports.report import curve_table, data_notes, format_comparison, format_report, summary_table
 
 
 class RunResult:
@@ -51,19 +67,16 @@ class RunResult:
 
     def table(self) -> str:
         """One line per row: train and evaluation accuracy, macro-F1, chosen settings, the paper's figure."""
-        from .reports.report import summary_table
         return summary_table(self.record)
 
     def notes(self) -> list[str]:
         """What the run decided or found that a reader of its figures must know (skipped rows,
         detected columns, rows left out), as the command line prints them."""
-        from .reports.report import data_notes
         return data_notes(self.record)
 
     def report(self) -> str:
         """Everything `run.py` prints: notes, the table, and per row the per-class scores, the
         confusion matrix and the selection."""
-        from .reports.report import format_report
         return format_report(self.record)
 
     def examples(self, name: str | None = None, k: int = 3):
@@ -71,9 +84,7 @@ class RunResult:
         predicted, correct, confidence, and the k features that pushed the model most toward its
         prediction, with their values and contributions. For a score task: id, premise,
         hypothesis, gold, predicted, error (absolute), and the k features that moved the score most."""
-        import pandas as pd
 
-        from nli_baselines.experiments.reports.explanations import explain_examples
         name = self._name(name)
         outcome = self._outcome.outcomes[name]
         s = outcome.scored
@@ -88,7 +99,6 @@ class RunResult:
 
     def save(self, path: Path | str, *, overwrite: bool = False) -> Path:
         """Write the record as JSON (atomically); an existing file needs `overwrite`."""
-        from .outputs.records import write_json_atomic
         path = Path(path)
         if path.exists() and not overwrite:
             raise FileExistsError(f"{path} exists; pass overwrite=True to replace it")
@@ -97,7 +107,6 @@ class RunResult:
 
     def plots(self, directory: Path | str) -> list[Path]:
         """The confusion matrix and strongest weights of every row, as PNG files in `directory`."""
-        from .reports.plots import plot_rows
         return plot_rows(self.record, directory)
 
     def __repr__(self) -> str:
@@ -109,7 +118,6 @@ class Comparison(dict):
     bootstrap interval; printed as a paragraph a person can read."""
 
     def __str__(self) -> str:
-        from .reports.report import format_comparison
         return format_comparison(self)
 
     __repr__ = __str__
@@ -121,14 +129,12 @@ def _predictions(source, row: str | None) -> tuple[dict, str, dict]:
         record = source.record
         row_record = source.row(row)
     else:
-        from .outputs.records import load_run_record, record_problem
         if not isinstance(source, (str, Path, dict)):
             raise UsageError(f"compare takes RunResults, run records or their paths, not {type(source).__name__}")
         record = load_run_record(source) if isinstance(source, (str, Path)) else source
         problem = record_problem(record)
         if problem:
             raise UsageError(f"the record given is not a run record of run.py --out ({problem})")
-        from .outputs.records import pick_row
         row_record = pick_row(record, row, str(source) if isinstance(source, (str, Path)) else "the record")
     what = f"{row_record['name']} ({record['data']['dataset']}, {row_record['model']})"
     return row_record["predictions"], what, record
@@ -154,8 +160,6 @@ def compare(a, b, *, row_a: str | None = None, row_b: str | None = None, resampl
     a, b: `RunResult`s, run records, or paths of records written by `run.py --out`.
     row_a, row_b: the row of a table (a paper or ablation table) to compare.
     """
-    from nli_baselines.experiments.configuration.options import MAX_RESAMPLES
-    from nli_baselines.experiments.statistics.significance import compare_predictions
     if isinstance(resamples, bool) or not isinstance(resamples, int) or not 1 <= resamples <= MAX_RESAMPLES:
         raise UsageError(f"resamples must be a whole number from 1 to {MAX_RESAMPLES:,}, not {resamples!r}")
     pa, what_a, record_a = _predictions(a, row_a)
@@ -176,7 +180,6 @@ def compare(a, b, *, row_a: str | None = None, row_b: str | None = None, resampl
 
 def _task_of(record: dict):
     """The task a run record was judged as (records from before tasks: labels, by accuracy)."""
-    from .corpora.task import NLI, Task
     raw = record.get("task")
     if not raw:
         return NLI
@@ -195,7 +198,6 @@ def run(**options) -> RunResult:
         nb.run(dataset="rte3", paper_table=True, bootstrap=20)
         nb.run(train_file="train.csv", dev_file="dev.csv", label_column="gold")
     """
-    from .engine.experiment import run as run_experiment
     config = RunConfig("run", **options)
     return RunResult(run_experiment(config), config)
 
@@ -209,7 +211,6 @@ class CurveResult:
     """
 
     def __init__(self, outcome, config: RunConfig):
-        import pandas as pd
         self._outcome = outcome
         self.config = config
         self.record = outcome.record
@@ -218,12 +219,10 @@ class CurveResult:
                                      for config_name, points in outcome.table.items() for point in points])
 
     def table(self) -> str:
-        from .reports.report import curve_table
         return curve_table(self.record)
 
     def plot(self, directory: Path | str, reference: str | None = None) -> list[Path]:
         """Write curve.png and curve.svg into `directory`; `reference` ("snli-paper") draws published points."""
-        from .reports.plots import plot_curve_record
         return plot_curve_record(self.record, Path(directory), reference=reference or self.config.reference)
 
     def __repr__(self) -> str:
@@ -236,14 +235,12 @@ def learning_curve(*, out: Path | str | None = None, overwrite: bool = False, **
 
     out: a directory where points are saved as they finish (`curve.csv`); the same call resumes.
     """
-    from .engine.curve import learning_curve as draw
     config = RunConfig("curve", **options)
     return CurveResult(draw(config, out, overwrite=overwrite), config)
 
 
 def load_model(path: Path | str):
     """A model saved by `run.py --save-model` or `RunResult.models[name].save(path)`."""
-    from .outputs.model_files import load_predictor
     if not isinstance(path, (str, Path)):
         raise UsageError(f"load_model takes the path of a model file, not {type(path).__name__}")
     return load_predictor(path)
@@ -264,7 +261,6 @@ class HansResult:
     def table(self) -> str:
         """What `diagnose.py` prints: per heuristic, entailed against non-entailed; per subcase;
         after a line for each way the pairs could not be annotated as the model's training pairs were."""
-        from .breakdowns.hans import format_hans
         return "".join(f"note: {note}\n" for note in self.scores.get("notes", ())) + format_hans(self.scores,
                                                                                                  title=self.source)
 
@@ -274,10 +270,7 @@ class HansResult:
         model's confidence in its label, and the k features that pushed it most toward that label,
         each with its value and contribution. `toward` (e.g. "entailment"): the features that push
         toward that label instead, and the confidence is the model's probability of it."""
-        import pandas as pd
 
-        from .breakdowns.hans import to_hans
-        from nli_baselines.experiments.reports.explanations import explain_examples
         predictor = self._predictor
         if toward is not None and toward not in predictor.labels:
             raise ValueError(f"toward={toward!r} is not a label of this model ({', '.join(predictor.labels)})")
@@ -313,9 +306,6 @@ def hans(model, source: str | Path = "hans", *, data_dir: Path | str | None = No
         official file under the data directory; "hans-mini", generated by the suite), or the path
         of a file in HANS's layout.
     """
-    from .breakdowns.hans import hans_breakdown, predict_hans
-    from .corpora import CORPORA, get_corpus
-    from .corpora.readers.hans import read_hans
     if isinstance(model, RunResult):
         model = model.models[model._name(None)]
     elif isinstance(model, (str, Path)):

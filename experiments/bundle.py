@@ -21,13 +21,16 @@ from __future__ import annotations
 
 import argparse
 
+from nli_baselines.experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
+from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.paths import OutputPlan
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.submissions.bundles import make_bundle, missing_tasks
+
 BENCHMARKS = ("glue", "superglue")
 
 
 def main(argv=None) -> int:
-    from nli_baselines.experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
-    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
-
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_read_limit_argument(parser)
     parser.add_argument("benchmark", choices=BENCHMARKS, help="whose server the zip is for")
@@ -40,9 +43,6 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         apply_read_limits(args.read_limits)
-        from nli_baselines.experiments.commandline.paths import OutputPlan
-        from nli_baselines.experiments.configuration.errors import UsageError
-        from nli_baselines.experiments.submissions.bundles import make_bundle
         if not args.out.endswith(".zip"):
             raise UsageError(f"--out must end in .zip, not {args.out!r}")
         plan = OutputPlan(overwrite=args.overwrite)
@@ -53,7 +53,6 @@ def main(argv=None) -> int:
             for note in item.notes:
                 print(f"note: {note}")
         print(f"wrote {args.out}: " + ", ".join(f"{c.path.name} ({c.rows} rows)" for c in checked))
-        from nli_baselines.experiments.submissions.bundles import missing_tasks
         missing = missing_tasks(args.benchmark, [c.path.name for c in checked])
         if missing and args.partial:
             print(f"note: partial: {', '.join(missing)} missing; the server takes only complete submissions")

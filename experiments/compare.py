@@ -15,10 +15,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.paths import OutputPlan
+from nli_baselines.experiments.outputs.records import write_json_atomic
+
 
 def main(argv=None) -> int:
-    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
-
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("a", metavar="A.json", help="a run record (run.py --out)")
     parser.add_argument("b", metavar="B.json", help="another run record on the same split")
@@ -28,9 +30,8 @@ def main(argv=None) -> int:
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file (never an input)")
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+        # lazy: the API brings the engine and scikit-learn (seconds); --help answers without them
         from nli_baselines.experiments.api import compare
-        from nli_baselines.experiments.commandline.paths import OutputPlan
-        from nli_baselines.experiments.outputs.records import write_json_atomic
         plan = OutputPlan(overwrite=args.overwrite)
         plan.file(args.out, "--out")
         plan.check([args.a, args.b])  # before any work; --out is never one of the records

@@ -11,9 +11,10 @@ from pathlib import Path
 
 from nli_baselines.experiments.commandline.arguments import add_option
 from nli_baselines.experiments.commandline.exits import user_errors
-from nli_baselines.experiments.corpora import CORPORA, Corpus, resolve_data_dir
 from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.configuration.options import options
+from nli_baselines.experiments.corpora import CORPORA, Corpus, resolve_data_dir
 
 
 def corpus_stats(corpus: Corpus, data_dir: Path, on_bad_row: str = "error") -> dict:
@@ -61,7 +62,6 @@ def main(argv: list[str] | None = None) -> int:
         config = RunConfig(**given)
         data_dir = resolve_data_dir(config.data_dir)
         if "data_dir" in given and not data_dir.is_dir():
-            from nli_baselines.experiments.configuration.errors import UsageError
             raise UsageError(f"--data-dir {data_dir} is not a directory" if data_dir.exists() else
                              f"--data-dir {data_dir}: no such directory")
         if "dataset" in given or config.dataset == "custom":

@@ -25,11 +25,15 @@ import argparse
 import sys
 from pathlib import Path
 
+from nli_baselines.experiments.commandline.arguments import add_import_argument, import_user_modules
+from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.paths import OutputPlan
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.corpora import get_corpus, resolve_data_dir
+from nli_baselines.experiments.outputs.records import write_json_atomic
+
 
 def main(argv=None) -> int:
-    from nli_baselines.experiments.commandline.arguments import add_import_argument, import_user_modules
-    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
-
     with user_errors():
         import_user_modules(argv)
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -47,17 +51,15 @@ def main(argv=None) -> int:
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+        # lazy: scoring a model brings scikit-learn and the featurizer (seconds); --help answers without them
+        from nli_baselines.experiments.outputs.model_files import load_predictor
         from nli_baselines.experiments.submissions.diagnostic_sets import diagnostic_for, named, names
-        from nli_baselines.experiments.commandline.paths import OutputPlan
-        from nli_baselines.experiments.configuration.errors import UsageError
-        from nli_baselines.experiments.outputs.records import write_json_atomic
 
         plan = OutputPlan(overwrite=args.overwrite)
         plan.file(args.out, "--out")
         path = Path(args.diagnostic)
         by_name = None if path.is_file() else named(args.diagnostic)
         if by_name is not None:
-            from nli_baselines.experiments.corpora import get_corpus, resolve_data_dir
             diagnostic, split = by_name
             corpus, data_dir = get_corpus(args.diagnostic), resolve_data_dir(args.data_dir)
             plan.check([*(p for p in corpus.candidates(split, data_dir) if p.exists()), args.model or args.predictions])
@@ -74,7 +76,6 @@ def main(argv=None) -> int:
         pairs = data.pairs
         predictor = None
         if args.model:
-            from nli_baselines.experiments.outputs.model_files import load_predictor
             predictor = load_predictor(args.model)
         notes: list[str] = []
         try:

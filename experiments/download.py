@@ -14,6 +14,7 @@ import sys
 
 from nli_baselines.experiments.commandline.exits import Terminated, terminate_unwinds
 from nli_baselines.experiments.corpora import resolve_data_dir
+from nli_baselines.experiments.corpora.download import wordnet_setup
 from nli_baselines.experiments.corpora.download.sources import DEFAULT_DEADLINE, SOURCES, DownloadError, download
 
 WORDNET = "wordnet"
@@ -35,7 +36,6 @@ def _seconds(text: str) -> float:
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one positional NAME, options grouped by what they apply to."""
-    from nli_baselines.experiments.corpora.download.wordnet_setup import SETUP_SOURCES, SYSTEM_WORDNET
     names = [*sorted(SOURCES), WORDNET]
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("name", choices=names, metavar="NAME", help=f"one of: {', '.join(names)}")
@@ -50,10 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
     wordnet = parser.add_argument_group("wordnet")
     wordnet.add_argument("--nltk-data", metavar="DIR",
                          help="NLTK data directory to install into (default: first of $NLTK_DATA, else NLTK's default)")
-    wordnet.add_argument("--source", choices=SETUP_SOURCES, default="auto",
+    wordnet.add_argument("--source", choices=wordnet_setup.SETUP_SOURCES, default="auto",
                          help="nltk: NLTK's downloader; system: copy --system-dir; auto (default): nltk, then system")
-    wordnet.add_argument("--system-dir", metavar="DIR", default=str(SYSTEM_WORDNET),
-                         help=f"a WordNet 3.0 database folder (default: {SYSTEM_WORDNET}, Debian's wordnet-base)")
+    system = wordnet_setup.SYSTEM_WORDNET
+    wordnet.add_argument("--system-dir", metavar="DIR", default=str(system),
+                         help=f"a WordNet 3.0 database folder (default: {system}, Debian's wordnet-base)")
     wordnet.add_argument("--index-url", metavar="URL", help="index for NLTK's downloader (default: NLTK's own)")
     wordnet.add_argument("--force", action="store_true", help="reinstall even if WordNet is already there")
     return parser
@@ -92,7 +93,6 @@ def download_corpus(args: argparse.Namespace) -> int:
 
 def install_wordnet(args: argparse.Namespace) -> int:
     """Set up WordNet 3.0 for NLTK; progress on stderr, the report on stdout."""
-    from nli_baselines.experiments.corpora.download import wordnet_setup
     log = (lambda line: None) if args.quiet else (lambda line: print(line, file=sys.stderr, flush=True))
     try:
         result = wordnet_setup.install_wordnet(args.nltk_data, source=args.source, system_dir=args.system_dir,

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
+
+from nli_baselines.experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
+from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.paths import OutputPlan
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.submissions.glue_tasks import GLUE_TASKS
 
 
 def main(argv=None) -> int:
-    from nli_baselines.experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
-    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
-    from nli_baselines.experiments.submissions.glue_benchmark import GLUE_TASKS
-
     names = [task.name for task in GLUE_TASKS]
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data-dir", metavar="DIR", help="the corpora (default: $NLI_DATA_DIR, else ./data)")
@@ -35,10 +38,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
         apply_read_limits(args.read_limits)
-        from pathlib import Path
-
-        from nli_baselines.experiments.commandline.paths import OutputPlan
-        from nli_baselines.experiments.configuration.errors import UsageError
+        # lazy: the benchmark runs the engine, which imports scikit-learn and every model (seconds)
         from nli_baselines.experiments.submissions.glue_benchmark import run_benchmark, table
         tasks = [t.strip() for t in args.tasks.split(",") if t.strip()] if args.tasks else None
         unknown = [t for t in tasks or () if t not in names]

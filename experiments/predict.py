@@ -13,6 +13,25 @@ A model that uses a custom feature type needs the module that registers it: --im
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
+from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.paths import OutputPlan
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.corpora.hub import hub_corpus, is_hub_dataset
+from nli_baselines.experiments.corpora.readers.custom import has_column, read_custom
+from nli_baselines.experiments.corpora.task import METRICS
+from nli_baselines.experiments.outputs.tabular import SUFFIXES, format_table
+from nli_baselines.experiments.submissions.files import require_every_row
+from nli_baselines.features.labels import two_class
+from nli_baselines.features.runtime.shown import shown
+from nli_baselines.features.storage.atomic import atomic_write
+
 
 def prediction_rows(pairs, predictions, proba=None) -> tuple[list[str], list[list]]:
     """(header, rows): the input's id, text and gold label (when it has labels), the prediction,
@@ -29,9 +48,6 @@ def prediction_rows(pairs, predictions, proba=None) -> tuple[list[str], list[lis
 
 
 def main(argv=None) -> int:
-    from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
-    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
-
     with user_errors():
         import_user_modules(argv)
     args = build_parser("predict", __doc__).parse_args(argv)
@@ -40,22 +56,8 @@ def main(argv=None) -> int:
 
 
 def _predict(args, given: dict, output) -> int:
-    import sys
-    from pathlib import Path
-
-    import numpy as np
-
-    from nli_baselines.experiments.commandline.paths import OutputPlan
-    from nli_baselines.experiments.corpora.hub import hub_corpus, is_hub_dataset
-    from nli_baselines.experiments.corpora.readers.custom import has_column, read_custom
-    from nli_baselines.experiments.configuration.config import RunConfig
-    from nli_baselines.experiments.configuration.errors import UsageError
+    # lazy: a model file brings scikit-learn and the featurizer (seconds); --help and a bad option answer without it
     from nli_baselines.experiments.outputs.model_files import load_predictor
-    from nli_baselines.experiments.submissions.files import require_every_row
-    from nli_baselines.experiments.outputs.tabular import SUFFIXES, format_table
-    from nli_baselines.features.labels import two_class
-    from nli_baselines.features.runtime.shown import shown
-    from nli_baselines.features.storage.atomic import atomic_write
 
     model_path, input_path, out = output(args, "model_file"), output(args, "input"), output(args, "predictions")
     for value, flag in ((model_path, "--model FILE"), (input_path, "--input FILE"), (out, "--out FILE")):
@@ -149,7 +151,6 @@ def _predict(args, given: dict, output) -> int:
                 figures = task.score(task.targets(gold), np.asarray(predictions, dtype=task.targets(gold).dtype))
             except ValueError as exc:
                 raise UsageError(f"{input_name}: its gold column cannot be scored ({exc})") from None
-            from nli_baselines.experiments.corpora.task import METRICS
             message += (f"; against the input's {'scores' if task.is_scores else 'labels'}: "
                         + ", ".join(f"{METRICS[name].title} {100 * value:.1f}" for name, value in figures.items()))
     print(message)
@@ -159,8 +160,6 @@ def _predict(args, given: dict, output) -> int:
 def _hub_split(dataset: str, given: str | None) -> str:
     """The split of a Hugging Face dataset that predict.py labels: --test-split, else its test split
     found by name (`corpora.hub`); a dataset without one is a UsageError listing its splits."""
-    from nli_baselines.experiments.corpora.hub import hub_corpus
-    from nli_baselines.experiments.configuration.errors import UsageError
     corpus = hub_corpus(dataset, splits={"test": given}, needed=("test",))
     if corpus.test_split is None:
         raise UsageError(f"{dataset}: which split to label? it has {', '.join(corpus.parts)}; choose with --test-split")

@@ -10,21 +10,22 @@ wrapper over it).
 """
 from __future__ import annotations
 
+from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules
+from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+
 
 def main(argv: list[str] | None = None) -> int:
-    from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules
-    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
-
     with user_errors():
         import_user_modules(argv)
     args = build_parser("run", __doc__).parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+        # lazy: the engine imports scikit-learn and every model (seconds); --help and a bad option answer without it
+        from nli_baselines.experiments.api import RunResult
         from nli_baselines.experiments.commandline.run_outputs import RunOutputs
+        from nli_baselines.experiments.engine.experiment import run
         outputs = RunOutputs.from_args(args)
         given = given_options(args, "run")
         config = outputs.check(given)  # every output path is checked before any work
-        from nli_baselines.experiments.api import RunResult
-        from nli_baselines.experiments.engine.experiment import run
         result = RunResult(run(config), config)
         outputs.write(result)
     return 0

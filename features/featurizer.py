@@ -11,8 +11,9 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
+from tqdm import tqdm
 
-from .columns.encoding import EncodedPairs, Encoder, _pair_list
+from .columns.encoding import EncodedPairs, Encoder, pair_list
 from .options import DEFAULTS, OPTIONS
 from .pair import MAX_PAIRWISE_TOKENS, PairTooLongError, describe_too_long
 from .registry import build, custom_functions, pairwise_types, register_feature, resolve, types_need_lemmas
@@ -110,7 +111,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
         # The input contract (`check_pairs`): a list of Pairs here, annotated ones checked by the
         # encoder, which reads every pair's tags anyway and fails before anything is fitted.
         kept = value_cache.lookup(pairs)  # by identity: before the list is copied
-        pairs = _pair_list(pairs)
+        pairs = pair_list(pairs)
         started = time.perf_counter()
         encoder = Encoder(lowercase=self.lowercase)
         batch = self._encode(encoder, pairs, fit=True)  # before any fitted attribute changes
@@ -129,7 +130,7 @@ class PairFeaturizer(TransformerMixin, BaseEstimator):
     def transform(self, pairs):
         check_is_fitted(self, "types_")
         kept = value_cache.lookup(pairs)
-        pairs = _pair_list(pairs)  # annotated: checked by the encoder, as in fit_transform
+        pairs = pair_list(pairs)  # annotated: checked by the encoder, as in fit_transform
         batch = self._encode(self.encoder_, pairs, fit=False)
         batch.value_cache = kept
         blocks = self._blocks(batch, fit=False)
@@ -228,7 +229,6 @@ def _types_bar(n_types: int, n_pairs: int):
     if not featurize_progress.shown or n_pairs < _BAR_FROM_PAIRS:
         yield lambda name, result: result
         return
-    from tqdm import tqdm
     lock = threading.Lock()
     with tqdm(total=n_types, desc=f"featurizing {n_pairs} pairs", unit="type", leave=False) as bar:
         def advance(name, result):

@@ -1,6 +1,7 @@
 """The registry of feature types and named groups; `--features` and `--ablate` take these names."""
 from __future__ import annotations
 
+import difflib
 import inspect
 from typing import Callable
 
@@ -148,7 +149,6 @@ def _expand(item: str) -> tuple[str, ...]:
         return GROUPS[item]
     if item in FEATURE_TYPES:
         return (item,)
-    import difflib
     near = difflib.get_close_matches(item, valid_names(), n=3, cutoff=0.6)
     hint = (f" Did you mean {' or '.join(near)}?" if near else
             " A type of your own? Register it with register_feature in a module and pass --import MODULE.")

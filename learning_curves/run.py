@@ -11,23 +11,24 @@ same settings and data. From Python: `nb.learning_curve(dataset="sick", ...)`.
 """
 from __future__ import annotations
 
+from pathlib import Path
+
+from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
+from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.paths import check_output_dir
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.outputs.records import write_json_atomic
+
 
 def main(argv: list[str] | None = None) -> int:
-    from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
-    from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
-
     with user_errors():
         import_user_modules(argv)
     args = build_parser("curve", __doc__).parse_args(argv)
     with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
-        from pathlib import Path
-
+        # lazy: the engine imports scikit-learn and every model (seconds); --help and a bad option answer without it
         from nli_baselines.experiments.api import CurveResult
-        from nli_baselines.experiments.commandline.paths import check_output_dir
-        from nli_baselines.experiments.configuration.config import RunConfig
         from nli_baselines.experiments.engine.curve import learning_curve
-        from nli_baselines.experiments.configuration.errors import UsageError
-        from nli_baselines.experiments.outputs.records import write_json_atomic
 
         out = output(args, "out")
         if not out:

@@ -1,7 +1,7 @@
 """Estimators of the suite: `fit`/`predict`/`decision_function`/`classes_`, usable with clone and CV.
 
-MODELS maps the `--model` names to specs (`models.spec.ModelSpec`); adding a model is one
-module with the estimator and its spec, plus one `register_model` line here.
+MODELS maps the `--model` names to specs (`models.spec`, where the registry lives); adding a
+model is one module with the estimator and its spec, plus one `register_model` line here.
 """
 
 if __name__ != "nli_baselines.models":  # the folder is a subpackage of nli_baselines, never a top-level name
@@ -15,35 +15,8 @@ from .logistic import C_GRID, LogisticClassifier
 from .majority import MajorityClassifier
 from .mean import MeanRegressor
 from .ridge import ALPHA_GRID, RidgeRegressor
-from .spec import ModelSpec, Tuning
+from .spec import DEFAULT_MODEL, DEFAULT_MODELS, MODELS, ModelSpec, Tuning, get_model, register_model, unregister_model
 from .stacked import StackedClassifier, StackedRegressor
-
-MODELS: dict[str, ModelSpec] = {}
-DEFAULT_MODEL = "lr"
-# The model a run fits when --model is not given, per target; rows of these go unprefixed in tables.
-DEFAULT_MODELS = {"labels": DEFAULT_MODEL, "scores": "ridge"}
-
-
-def register_model(spec: ModelSpec, *, replace: bool = False) -> ModelSpec:
-    """Add a model under `spec.name` (`replace=True` to redefine one, e.g. in a notebook)."""
-    if spec.name in MODELS and not replace and MODELS[spec.name] != spec:
-        raise ValueError(f"model name {spec.name!r} is already taken")
-    MODELS[spec.name] = spec
-    return spec
-
-
-def unregister_model(name: str) -> None:
-    if name in DEFAULT_MODELS.values():
-        raise ValueError(f"cannot unregister the default model {name!r}")
-    MODELS.pop(name, None)
-
-
-def get_model(name: str) -> ModelSpec:
-    try:
-        return MODELS[name]
-    except KeyError:
-        raise ValueError(f"unknown model {name!r}; choose from {', '.join(MODELS)}") from None
-
 
 register_model(logistic.SPEC)
 register_model(edit_distance.SPEC)

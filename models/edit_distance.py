@@ -29,6 +29,7 @@ from sklearn.utils.validation import check_is_fitted
 from nli_baselines.features.columns.encoding import check_pairs
 from nli_baselines.features.labels import ENTAILMENT, NLI2, NOT_ENTAILMENT
 from nli_baselines.features.storage.schema import Bool, Choice, Float, Mapping_, Schema, Texts, require, set_fitted
+from nli_baselines.features.text.wordnet_relations import free_cells
 
 from .common import TrainingDataError, check_training_labels
 from .spec import ModelSpec, Tuning
@@ -235,7 +236,6 @@ class EditDistanceClassifier(ClassifierMixin, BaseEstimator):
         sides = [content_tokens(p, STOP_LISTS[self.stop_list], self.form) for p in pairs]
         premises, hypotheses = [t for t, _ in sides], [h for _, h in sides]
         if self.wordnet:
-            from nli_baselines.features.text.wordnet_relations import free_cells
             result = Alignments(premises, hypotheses, free_cells(pairs, STOP_LISTS[self.stop_list])), None
         else:
             result = premises, hypotheses

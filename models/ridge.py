@@ -10,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from nli_baselines.features.storage.schema import Array, Bool, Float, Int, Optional, Schema, require, set_fitted
 
+from .common import TrainingDataError
 from .spec import ModelSpec, Tuning
 from .state import EstimatorKind
 
@@ -66,7 +67,6 @@ class RidgeRegressor(RegressorMixin, BaseEstimator):
 
     def _prepare(self, X, y) -> "_Problem":
         if y is not None and len(y) == 0:
-            from .common import TrainingDataError
             raise TrainingDataError("the training set is empty: no labeled pairs to learn from")
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
@@ -81,7 +81,7 @@ class RidgeRegressor(RegressorMixin, BaseEstimator):
         self.coef_ = coef
         self.intercept_ = float(problem.y_mean - problem.x_mean @ coef)
         self.n_features_in_ = problem.n_features
-        self.range_ = _checked_range(self.score_range)
+        self.range_ = checked_range(self.score_range)
         return coef
 
     def predict(self, X):
@@ -101,7 +101,7 @@ class RidgeRegressor(RegressorMixin, BaseEstimator):
         return self.coef_[None, :]
 
 
-def _checked_range(score_range):
+def checked_range(score_range):
     if score_range is None:
         return None
     low, high = (float(v) for v in score_range)

@@ -10,6 +10,8 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
+from nli_baselines.features.storage.schema import Bool, Choice, Float, Int
+
 INPUT_KINDS = ("matrix", "pairs")
 TARGETS = ("labels", "scores")  # what a model predicts: a class, or a number (a regressor)
 
@@ -48,14 +50,8 @@ def _no_details(model) -> dict:
     return {}
 
 
-def _registered(name: str) -> "ModelSpec":
-    from nli_baselines.models import get_model
-    return get_model(name)
-
-
 def _field_for(values):
     """A field for a grid's candidates: a choice among texts or flags, else a finite number."""
-    from nli_baselines.features.storage.schema import Bool, Choice, Float, Int
     values = tuple(values)
     if all(isinstance(v, bool) for v in values):
         return Bool()
@@ -132,7 +128,6 @@ class ModelSpec:
     def __reduce_ex__(self, protocol):
         # A built-in spec is a registry entry every process has: pickled by name, so its
         # callables (lambdas, a kind's closures) need not pickle; a user's spec as before.
-        from nli_baselines.models import MODELS
         if MODELS.get(self.name) is self and getattr(self.factory, "__module__", "").startswith(f"{__package__}."):
             return _registered, (self.name,)
         return object.__reduce_ex__(self, protocol)
@@ -157,3 +152,35 @@ class ModelSpec:
         accepted = inspect.signature(self.factory).parameters
         run = {"random_state": seed, "n_jobs": jobs}
         return self.factory(**{k: v for k, v in run.items() if k in accepted}, **params)
+
+
+# The registry: `--model` names -> specs (models/__init__.py registers the built-in ones).
+MODELS: dict[str, ModelSpec] = {}
+DEFAULT_MODEL = "lr"
+# The model a run fits when --model is not given, per target; rows of these go unprefixed in tables.
+DEFAULT_MODELS = {"labels": DEFAULT_MODEL, "scores": "ridge"}
+
+
+def register_model(spec: ModelSpec, *, replace: bool = False) -> ModelSpec:
+    """Add a model under `spec.name` (`replace=True` to redefine one, e.g. in a notebook)."""
+    if spec.name in MODELS and not replace and MODELS[spec.name] != spec:
+        raise ValueError(f"model name {spec.name!r} is already taken")
+    MODELS[spec.name] = spec
+    return spec
+
+
+def unregister_model(name: str) -> None:
+    if name in DEFAULT_MODELS.values():
+        raise ValueError(f"cannot unregister the default model {name!r}")
+    MODELS.pop(name, None)
+
+
+def get_model(name: str) -> ModelSpec:
+    try:
+        return MODELS[name]
+    except KeyError:
+        raise ValueError(f"unknown model {name!r}; choose from {', '.join(MODELS)}") from None
+
+
+def _registered(name: str) -> ModelSpec:
+    return get_model(name)

@@ -20,7 +20,7 @@ from .logistic import STATE as LOGISTIC_STATE
 from .logistic import LogisticClassifier
 from .ridge import ALPHA_GRID
 from .ridge import STATE as RIDGE_STATE
-from .ridge import RidgeRegressor, _checked_range
+from .ridge import RidgeRegressor, checked_range
 from .sklearn_kinds import HIST_GRADIENT_BOOSTING, HIST_GRADIENT_BOOSTING_REGRESSOR
 from .spec import ModelSpec
 from .state import CLASSES, EstimatorKind
@@ -306,7 +306,7 @@ class StackedRegressor(RegressorMixin, BaseEstimator):
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True)
         y = np.asarray(y, dtype=np.float64)
         self.dense_mask_ = self._mask(X)
-        self.range_ = _checked_range(self.score_range)
+        self.range_ = checked_range(self.score_range)
         dense, sparse_part = self._split(X)
         splits = list(KFold(max(2, min(self.cv, len(y))), shuffle=True, random_state=self.random_state)
                       .split(np.zeros(len(y))))

@@ -372,7 +372,8 @@ def test_fetch_leaves_no_partial_file_when_interrupted(server, tmp_path, monkeyp
         def update(self, n=1):
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(tqdm.auto, "tqdm", Interrupting)
+    from nli_baselines.experiments.corpora.download import sources
+    monkeypatch.setattr(sources, "tqdm", Interrupting)
     (tmp_path / "fetched").mkdir()
     with pytest.raises(KeyboardInterrupt):
         fetch(f"{base}/AX.tsv", tmp_path / "fetched" / "AX.tsv")

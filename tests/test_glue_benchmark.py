@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from nli_baselines.experiments.corpora.generated.demo import generate_demo, generate_similarity
-from nli_baselines.experiments.submissions.glue_benchmark import GLUE_TASKS, PAPER_DEV
+from nli_baselines.experiments.submissions.glue_benchmark import PAPER_DEV
+from nli_baselines.experiments.submissions.glue_tasks import GLUE_TASKS
 
 
 def write_glue(root: Path) -> Path:

@@ -11,7 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from nli_baselines.features.labels import CONTRADICTION, ENTAILMENT, NEUTRAL, NOT_ENTAILMENT
+from nli_baselines.features.runtime.commands import command
+from nli_baselines.features.storage.atomic import atomic_write
 
+from ..corpora import CorpusNotFoundError, get_corpus, resolve_data_dir
 from ..corpora.readers.hans import HANS_ENTAILMENT, HANS_LABELS, HANS_NON_ENTAILMENT
 from ..outputs.formats import PredictionFileError, PredictionFormat
 
@@ -185,7 +188,6 @@ def run_hans(predictor, data_dir=None, *, on_bad_row: str = "error", jobs: int =
     directory, else the suite's `hans-mini` (saying so: its figures are not HANS's), score it and
     write the predictions file when asked. Returns (the set's name, its breakdown, the lines to
     print). predictions_file: HANS's own pairs only (`missing_hans` says why not, before a run)."""
-    from ..corpora import CorpusNotFoundError, get_corpus
     lines: list[str] = []
     try:
         name, data = "HANS", get_corpus("hans").load("test", data_dir, on_bad_row)
@@ -204,7 +206,6 @@ def run_hans(predictor, data_dir=None, *, on_bad_row: str = "error", jobs: int =
         result["notes"] = notes
     lines += [f"note: {name}: {note}" for note in notes] + [format_hans(result, title=name)]
     if predictions_file:
-        from nli_baselines.features.storage.atomic import atomic_write
         atomic_write(predictions_file, hans_file_text([p.id for p in data.pairs],
                                                       [predictions[p.id] for p in data.pairs]))
         lines.append(f"HANS predictions written to {predictions_file} (pairID,gold_label: the authors' "
@@ -215,9 +216,7 @@ def run_hans(predictor, data_dir=None, *, on_bad_row: str = "error", jobs: int =
 def missing_hans(data_dir, what: str = "--hans-predictions writes HANS's own pairs, and HANS") -> str | None:
     """One line saying where HANS's evaluation set was looked for and how to download it; None when
     it is there."""
-    from nli_baselines.features.runtime.commands import command
 
-    from ..corpora import get_corpus, resolve_data_dir
     data_dir = resolve_data_dir(data_dir)
     looked = get_corpus("hans").candidates("test", data_dir)
     if any(p.exists() for p in looked):

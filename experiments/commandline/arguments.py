@@ -10,8 +10,12 @@ import os
 import sys
 from pathlib import Path
 
+import cloudpickle  # what joblib's workers and Dask pickle with (a dependency of joblib >= 1.5)
+
 from nli_baselines.experiments.configuration.errors import UsageError
-from nli_baselines.experiments.configuration.options import for_command
+from nli_baselines.experiments.configuration.options import OptionError, for_command, options
+
+from ..corpora.readers.common import set_read_limits
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -75,7 +79,6 @@ def given_options(args: argparse.Namespace, command: str) -> dict:
 def output(args: argparse.Namespace, name: str):
     """An output option of the command (not part of the run's configuration), checked like the
     others: None when not given."""
-    from nli_baselines.experiments.configuration.options import OptionError, options
     option = options()[name]
     if not hasattr(args, name):
         return option.default
@@ -107,10 +110,6 @@ def import_user_modules(argv: list[str] | None) -> list[str]:
 def _by_value(module) -> None:
     """Worker processes (joblib's, Dask's) get the user's functions by value, so they never need to
     import the module: a worker started earlier, or on another machine, does not have its path."""
-    try:
-        import cloudpickle  # what joblib's workers and Dask pickle with (a dependency of joblib >= 1.5)
-    except ImportError:  # pragma: no cover - then workers import the module by name, as before
-        return
     if getattr(module, "__name__", "__main__") != "__main__":
         cloudpickle.register_pickle_by_value(module)
 
@@ -167,7 +166,6 @@ def apply_read_limits(given: list[str]) -> None:
     `--read-limit NAME=SIZE` values; a malformed one is a UsageError."""
     if not given:
         return
-    from ..corpora.readers.common import set_read_limits
     try:
         set_read_limits(given)
     except ValueError as exc:

@@ -8,6 +8,8 @@ import signal
 import sys
 import threading
 
+from nli_baselines.features.runtime.shown import shown
+
 EXIT_USAGE = 2  # bad arguments, missing corpus, malformed input, unusable training data
 # The errors a user can fix, by module and name: a module not imported yet has raised none of them,
 # so none is imported just to be caught (the scripts' --help starts fast).
@@ -54,7 +56,6 @@ def error_line(message: str) -> str:
     """`error: message` as one printable line: a message quotes text from files (labels, column
     and module names, versions), whose line breaks and terminal escapes are shown escaped, never
     acted on (`features.runtime.shown`), and a very long one is cut."""
-    from nli_baselines.features.runtime.shown import shown
     return f"error: {shown(message, MAX_MESSAGE)}"
 
 

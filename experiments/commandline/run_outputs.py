@@ -6,8 +6,22 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from nli_baselines.experiments.breakdowns.hans import check_model_labels, missing_hans, run_hans
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.corpora import CORPORA, get_corpus, resolve_data_dir
+from nli_baselines.experiments.engine.rows import plan_rows
+from nli_baselines.experiments.outputs.model_files import ModelFileError, check_savable
+from nli_baselines.experiments.outputs.records import write_json_atomic
+from nli_baselines.experiments.outputs.tabular import format_table
+from nli_baselines.experiments.reports.plots import plot_names
+from nli_baselines.experiments.reports.report import data_notes, error_rows
+from nli_baselines.experiments.submissions.files import TASKS, SubmissionError, submission_tasks
+from nli_baselines.experiments.submissions.submitting import write_submissions
+from nli_baselines.features.labels import NLI3
+from nli_baselines.features.storage.atomic import atomic_write
+from nli_baselines.models import get_model
+
 from ..outputs.formats import FORMATS
 from .arguments import output
 from .paths import OutputPlan
@@ -78,8 +92,6 @@ class RunOutputs:
             self._check_hans(config)
         plan = self._plan(overwrite=self.overwrite, directories=False)
         if self.plots:
-            from nli_baselines.experiments.engine.rows import plan_rows
-            from nli_baselines.experiments.reports.plots import plot_names
             corpus = config.corpus()
             plan.directory(self.plots, "--plots", plot_names([r.name for r in plan_rows(config, corpus)],
                                                              scores=corpus.task.is_scores))
@@ -104,9 +116,6 @@ class RunOutputs:
 
     def _check_savable(self, config: RunConfig) -> None:
         """--save-model: a model whose fitted form cannot be saved is refused now, not after training."""
-        from nli_baselines.experiments.engine.rows import plan_rows
-        from nli_baselines.experiments.outputs.model_files import ModelFileError, check_savable
-        from nli_baselines.models import get_model
         for row in plan_rows(config, config.corpus()):
             try:
                 check_savable(get_model(row.model))
@@ -116,10 +125,8 @@ class RunOutputs:
     def _check_ax(self, config: RunConfig) -> None:
         """--with-ax: GLUE's diagnostic takes entailment / neutral / contradiction, so the model must
         be a three-class NLI model: known before any training."""
-        from nli_baselines.features.labels import NLI3
         if "glue" not in self.prediction_dirs:
             raise UsageError("--with-ax writes AX.tsv among the GLUE files: give --glue-out DIR too")
-        from nli_baselines.experiments.engine.rows import plan_rows
         row = plan_rows(config, config.corpus())[0]
         corpus = config.corpus()
         labels = _model_labels(config)
@@ -134,9 +141,7 @@ class RunOutputs:
         """--with-hans: HANS scores entailment against the rest, so the model's labels must be NLI labels
         with entailment among them (two or three classes); --hans-predictions needs HANS's own file
         (without it --with-hans scores hans-mini): both known before any training."""
-        from nli_baselines.experiments.breakdowns.hans import check_model_labels, missing_hans
         if self.hans_predictions:
-            from nli_baselines.experiments.corpora import resolve_data_dir
             missing = missing_hans(resolve_data_dir(config.data_dir))
             if missing:
                 raise UsageError(missing)
@@ -148,7 +153,6 @@ class RunOutputs:
                 raise UsageError(f"--with-hans: {exc}") from None
 
     def _prediction_files(self, config: RunConfig, fmt: str) -> list[str]:
-        from nli_baselines.experiments.submissions.files import SubmissionError, submission_tasks
         try:
             return [task.filename for task in submission_tasks(config.corpus(), fmt, self.with_ax)]
         except SubmissionError as exc:
@@ -159,8 +163,6 @@ class RunOutputs:
     def write(self, result) -> None:
         """Write every output, then the record, then print the report; an output that fails is
         reported after the record is safe on disk."""
-        from nli_baselines.experiments.outputs.records import write_json_atomic
-        from nli_baselines.experiments.reports.report import data_notes
         record = result.record
         notes, failure = [], None
         try:
@@ -183,11 +185,8 @@ class RunOutputs:
             print(note)
 
     def _write_outputs(self, result, notes: list) -> None:
-        from nli_baselines.features.storage.atomic import atomic_write
         record = result.record
         if self.errors:
-            from nli_baselines.experiments.outputs.tabular import format_table
-            from nli_baselines.experiments.reports.report import error_rows
             atomic_write(self.errors, format_table(self.errors, *error_rows(result.examples(),
                                                                             wrong_only=self.errors_only)))
             notes.append(f"errors file written to {self.errors}")
@@ -198,8 +197,6 @@ class RunOutputs:
             predictor.save(self.save_model)
             notes.append(f"model saved to {self.save_model}")
         if self.prediction_dirs:
-            from nli_baselines.experiments.corpora import resolve_data_dir
-            from nli_baselines.experiments.submissions.submitting import write_submissions
             config = result.config
             scores: dict = {}
             written = write_submissions(predictor, config.corpus(), self.prediction_dirs,
@@ -211,8 +208,6 @@ class RunOutputs:
             if scores:
                 record["diagnostics"] = scores
         if self.with_hans:
-            from nli_baselines.experiments.breakdowns.hans import run_hans
-            from nli_baselines.experiments.corpora import resolve_data_dir
             config = result.config
             name, scores, lines = run_hans(predictor, resolve_data_dir(config.data_dir),
                                            on_bad_row=config.on_bad_row, jobs=config.jobs, progress=config.progress,
@@ -224,12 +219,10 @@ class RunOutputs:
 def input_files(config: RunConfig, prediction_dirs: dict | None = None) -> list[Path]:
     """The files a run reads: its corpus' files (every split found), and the test files of the
     tasks it writes predictions for."""
-    from nli_baselines.experiments.corpora import get_corpus, resolve_data_dir
     data_dir = resolve_data_dir(config.data_dir)
     corpus = config.corpus()
     corpora = [corpus]
     if prediction_dirs:
-        from nli_baselines.experiments.submissions.files import TASKS
         corpora += [get_corpus(t.corpus) for t in TASKS.values() if t.corpus != corpus.name and t.corpus in
                     _known_corpora()]
     found = []
@@ -245,7 +238,6 @@ def _model_labels(config: RunConfig) -> set | None:
     corpus = config.corpus()
     labels = set(corpus.labels or ()) if corpus.labels else None
     if labels is None and "train" in corpus.splits:  # a custom task: its labels are its training file's
-        from nli_baselines.experiments.corpora import resolve_data_dir
         labels = {p.label for p in corpus.load("train", resolve_data_dir(config.data_dir), config.on_bad_row).pairs
                   if p.label is not None}
     if config.label_map and labels is not None:
@@ -255,11 +247,9 @@ def _model_labels(config: RunConfig) -> set | None:
 
 def _hans_files(config: RunConfig) -> list[Path]:
     """The HANS files a --with-hans run reads (none when HANS is not there: it scores hans-mini)."""
-    from nli_baselines.experiments.corpora import get_corpus, resolve_data_dir
     hans = get_corpus("hans")
     return [p for p in hans.candidates("test", resolve_data_dir(config.data_dir)) if p.exists()]
 
 
 def _known_corpora() -> set:
-    from nli_baselines.experiments.corpora import CORPORA
     return set(CORPORA)

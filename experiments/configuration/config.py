@@ -2,8 +2,14 @@
 options table (`configuration.options`) and recorded verbatim in the run's JSON record."""
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
+from nli_baselines.features.options import OPTIONS
+
+from ..corpora import custom_corpus, get_corpus
+from ..corpora.hub import hub_corpus, is_hub_dataset
+from ..corpora.registry import registered_copy
 from .errors import UsageError
 from .options import OptionError, for_command, options, unknown_option
 
@@ -80,7 +86,6 @@ class RunConfig:
     @property
     def hub_dataset(self) -> bool:
         """`--dataset hf:NAME[:CONFIG]`: a Hugging Face dataset read as it is."""
-        from ..corpora.hub import is_hub_dataset
         return is_hub_dataset(self.dataset)
 
     def _check_source(self) -> None:
@@ -96,13 +101,11 @@ class RunConfig:
                 raise UsageError(f"{flags[0]} is for a Hugging Face dataset (--dataset hf:NAME); your own files are "
                                  "--train-file, --dev-file and --test-file")
             if self.hub_dataset:
-                from ..corpora.registry import registered_copy
                 known = registered_copy(self.dataset)
                 if known:
                     self.notes.append(f"{self.dataset} is the hub copy of {known}: --dataset {known} --source hf "
                                       "reads it with that corpus' labels, splits and prediction files")
             return
-        from ..corpora import get_corpus
         try:
             corpus = get_corpus(self.dataset)
             source = corpus.source_for(self.source)
@@ -125,7 +128,6 @@ class RunConfig:
 
     def check_label_map(self, labels) -> None:
         """Refuse --label-map keys that are no label of the data (a typo would map nothing)."""
-        import difflib
         unknown = [old for old in self.label_map if old not in labels]
         if unknown:
             near = difflib.get_close_matches(unknown[0], sorted(map(str, labels)), n=1, cutoff=0.6)
@@ -159,7 +161,6 @@ class RunConfig:
     @property
     def featurizer(self) -> dict:
         """`PairFeaturizer` options (`features.options`)."""
-        from nli_baselines.features.options import OPTIONS
         return {name: getattr(self, name) for name in OPTIONS if hasattr(self, name)}
 
     @property
@@ -186,7 +187,6 @@ class RunConfig:
     def corpus(self):
         """The corpus the run reads: a registered one (from its files or its hub copy, as --source
         says), your files (custom), or a Hugging Face dataset (hf:NAME)."""
-        from ..corpora import custom_corpus, get_corpus
         try:
             c = self.custom
             if self.dataset == "custom":
@@ -195,7 +195,6 @@ class RunConfig:
                                      quoting=c["quoting"], target=self.target, on_bad_row=self.on_bad_row)
             splits = {"train": self.train_split, "dev": self.dev_split, "test": self.test_split}
             if self.hub_dataset:
-                from ..corpora.hub import hub_corpus
                 return hub_corpus(self.dataset, premise=c["premise"], hypothesis=c["hypothesis"], label=c["label"],
                                   id_column=c["id"], splits=splits, revision=self.revision, progress=self.progress,
                                   target=self.target)

@@ -19,6 +19,15 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from nli_baselines.features.options import OPTIONS
+
+from ..corpora import CORPORA
+from ..corpora.hub import PREFIX
+from ..corpora.readers.common import ON_BAD_ROW_CHOICES
+from ..corpora.readers.custom import QUOTING_CHOICES
+from ..corpora.registry import SOURCES
+from ..corpora.targets import TARGET_CHOICES
+from ..outputs.formats import FORMATS
 from .errors import UsageError
 
 COMMANDS = ("run", "curve", "predict")
@@ -263,19 +272,16 @@ class RunOption:
 
 
 def _corpus_names() -> tuple[str, ...]:
-    from ..corpora import CORPORA
     return tuple(sorted(CORPORA)) + ("custom",)
 
 
 def _targets() -> tuple[str, ...]:
-    from ..corpora.targets import TARGET_CHOICES
     return TARGET_CHOICES
 
 
 def dataset_name(value) -> str:
     """A corpus' name, `custom`, or `hf:NAME[:CONFIG]`: a Hugging Face dataset (on the hub, in its
     cache, or a local directory; `corpora.hub` reads it)."""
-    from ..corpora.hub import PREFIX
     if isinstance(value, str) and value.startswith(PREFIX):
         if not value[len(PREFIX):].strip(" :"):
             raise ValueError(f"{value!r} names no dataset; write hf:NAME[:CONFIG] (a hub name such as "
@@ -292,18 +298,17 @@ dataset_name.choices = _corpus_names
 
 
 def _sources() -> tuple[str, ...]:
-    from ..corpora.registry import SOURCES
     return SOURCES
 
 
 def _model_names() -> tuple[str, ...]:
+    # lazy: the models import scikit-learn, seconds of every command's start; --help lists no models
     from nli_baselines.models import MODELS
     return tuple(MODELS)
 
 
 def _featurizer_options() -> list[RunOption]:
     """The featurizer's options (`features.options`: choices, defaults, help), as run options."""
-    from nli_baselines.features.options import OPTIONS
     out = []
     for option in OPTIONS.values():
         if option.kind is bool:
@@ -318,9 +323,6 @@ def _featurizer_options() -> list[RunOption]:
 
 
 def _build() -> dict[str, RunOption]:
-    from ..corpora.readers.common import ON_BAD_ROW_CHOICES
-    from ..corpora.readers.custom import QUOTING_CHOICES
-
     data = "data"
     custom = "custom data (your pairs: .tsv, .csv, .jsonl, .parquet or .arrow files, or --dataset hf:NAME)"
     model, selection, evaluation = "model and features", "selection", "evaluation"
@@ -471,7 +473,6 @@ def _build() -> dict[str, RunOption]:
         RunOption("proba", False, flag, "add class probabilities (models that have them)", "prediction", PREDICT,
                   config=False, action="flag"),
     ]
-    from ..outputs.formats import FORMATS
     entries += [RunOption(fmt.option, None, path, f"write {fmt.title} prediction files ({fmt.suffix}) of the test "
                           "set(s) here", outputs, RUN, config=False, metavar="DIR") for fmt in FORMATS.values()]
     table = {}

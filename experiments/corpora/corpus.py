@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from nli_baselines.features.labels import is_two_class
+from nli_baselines.features.runtime.commands import command
 
 from .readers.common import SplitData, gc_paused
 from .task import Task
@@ -22,7 +23,6 @@ class CorpusNotFoundError(FileNotFoundError):
     def __init__(self, corpus: str, split: str | None, searched: list[Path], data_dir: Path,
                  download: str | None):
         self.corpus, self.split, self.searched = corpus, split, searched
-        from nli_baselines.features.runtime.commands import command
         what = f"corpus {corpus!r}" + (f" (split {split!r})" if split else "")
         looked = "\n".join(f"  {p.absolute()}" for p in searched)
         fetch = (f"  1. download it:  {command('download')} {download} --data-dir {Path(data_dir).absolute()}"

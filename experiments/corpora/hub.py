@@ -10,7 +10,6 @@ label (`readers.arrow`).
 
 Splits: `--train-split`, `--dev-split`, `--test-split` name the dataset's splits (`a+b` joins several);
 else `assign_splits` finds them by name:
-
     train  `train`; else the one split named `train_*` or `train-*`
     dev    `validation`, `dev`, `valid` or `val`; else `validation_matched` or `dev_matched`
            (MultiNLI's in-genre set); else the one split named after one of those with `_`/`-` and more
@@ -27,16 +26,23 @@ local data files, or the prepared Arrow files of the cache) with their sha256.
 from __future__ import annotations
 
 import contextlib
+import importlib
+import json
 import os
 import re
+import sys
 from collections import Counter, OrderedDict
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from nli_baselines.features.runtime.commands import install_command
+from nli_baselines.features.runtime.shown import shown
+
 from .corpus import READ_FROM, Corpus, HubCopy
 from .readers import arrow
-from .readers.common import DataFormatError, SplitData, find_columns, gc_paused
+from .readers.common import DataFormatError, SplitData, find_columns, gc_paused, open_input
+from .targets import SCORES, TargetError, choose_target, task_for
 
 PREFIX = "hf:"
 ROLES = ("train", "dev", "test")
@@ -103,8 +109,6 @@ _OPENED: OrderedDict = OrderedDict()
 def _datasets(address: str):
     """The `datasets` package, imported past `experiments/datasets.py`: `python experiments/run.py` puts
     the script's folder first on sys.path, where that module would stand for the package."""
-    import importlib
-    import sys
     scripts = Path(__file__).resolve().parents[1]
     shadow = sys.modules.get("datasets")
     if shadow is not None and Path(getattr(shadow, "__file__", "") or "").resolve().parent == scripts:
@@ -114,7 +118,6 @@ def _datasets(address: str):
     try:
         datasets = importlib.import_module("datasets")
     except ImportError:
-        from nli_baselines.features.runtime.commands import install_command
         raise HubError(f"{address}: reading Hugging Face datasets needs the `datasets` package, which is not "
                        f"installed; install it with: {install_command('hf')}") from None
     finally:
@@ -205,7 +208,6 @@ def _check_inside(address: str, folder: Path, paths, what: str) -> None:
         return
     for path in paths:
         if not _inside(folder, path):
-            from nli_baselines.features.runtime.shown import shown
             raise HubError(f"{address}: its {what} names {shown(path, 300)}, outside {folder}; a local dataset is "
                            f"read only inside its folder (set {OUTSIDE_ENV}=1 to follow such names)")
 
@@ -213,11 +215,9 @@ def _check_inside(address: str, folder: Path, paths, what: str) -> None:
 def _saved_files(address: str, folder: Path) -> None:
     """Check a save_to_disk folder's own lists before `datasets` follows them: the splits of
     dataset_dict.json and the Arrow files of each state.json must be names inside the folder."""
-    import json
 
     def read(path: Path):
         try:
-            from .readers.common import open_input
             with open_input(path, "predictions", "dataset file") as handle:
                 return json.loads(handle.read())
         except (ValueError, RecursionError, OSError) as exc:
@@ -602,7 +602,6 @@ def _split_files(parts: Mapping[str, tuple[str, ...]], opened: Opened) -> dict[s
 def _task(opened: Opened, parts: Mapping[str, tuple], label: str, class_names, target: str):
     """(the task, the line saying what the label column holds, or None) of a `hf:` dataset, from its
     training split (else its first)."""
-    from .targets import SCORES, TargetError, choose_target, task_for
     if class_names is not None:
         if target == SCORES:
             raise TargetError(f"--target scores: {opened.address}'s label column {label!r} is a ClassLabel "

@@ -29,12 +29,14 @@ def _accuracy(gold, predicted, task) -> float:
 
 
 def _f1(gold, predicted, task) -> float:
+    # lazy: scikit-learn's metrics take seconds to import and every command's --help reads this table
     from sklearn.metrics import f1_score
     return float(f1_score(np.asarray(gold, dtype=object), np.asarray(predicted, dtype=object),
                           pos_label=task.positive, average="binary", labels=[task.positive], zero_division=0))
 
 
 def _macro_f1(gold, predicted, task) -> float:
+    # lazy: scikit-learn's metrics take seconds to import and every command's --help reads this table
     from sklearn.metrics import f1_score
     labels = list(task.labels) if task.labels else sorted(set(gold) | set(predicted))
     return float(f1_score(np.asarray(gold, dtype=object), np.asarray(predicted, dtype=object), labels=labels,
@@ -42,6 +44,7 @@ def _macro_f1(gold, predicted, task) -> float:
 
 
 def _mcc(gold, predicted, task) -> float:
+    # lazy: scikit-learn's metrics take seconds to import and every command's --help reads this table
     from sklearn.metrics import matthews_corrcoef
     with warnings.catch_warnings():  # a constant prediction has MCC 0 (scikit-learn's convention), not a problem
         warnings.simplefilter("ignore", RuntimeWarning)
@@ -56,6 +59,7 @@ def _correlation(kind: str):
             return 0.0  # undefined for a constant side: no linear (or rank) agreement to speak of
         if kind == "pearson":
             return float(np.corrcoef(gold, predicted)[0, 1])
+        # lazy: SciPy's stats take seconds to import and every command's --help reads this table
         from scipy.stats import spearmanr
         return float(spearmanr(gold, predicted).statistic)
     return compute

@@ -23,10 +23,11 @@ import numpy as np
 from joblib import Parallel, delayed
 
 from nli_baselines._version import __version__
-
-from ..outputs.records import versions, write_json_atomic
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.features.storage.atomic import atomic_open
+
+from ..outputs.records import versions, write_json_atomic
 from .experiment import default_log, majority_reference, prepare, progress, run_row
 from .parallel import grid_backend, n_jobs, shared
 from .rows import Row, plan_rows
@@ -260,7 +261,6 @@ def read_points(path: Path, metric: str = "accuracy") -> tuple[dict, int]:
 
 def write_points(path: Path, rows: list[dict], order: list[str] = (), metric: str = "accuracy") -> None:
     """Rewrite the CSV atomically with every point, sorted by config (in `order`), size and seed."""
-    from nli_baselines.features.storage.atomic import atomic_open
     rank = {name: i for i, name in enumerate(order)}
     fields = csv_fields(metric)
     with atomic_open(path) as handle:

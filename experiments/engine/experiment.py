@@ -10,16 +10,25 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from joblib import Parallel, delayed
+from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
 from nli_baselines import features
 from nli_baselines._version import __version__
+from nli_baselines.experiments.configuration.config import RunConfig
+from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.reports.explanations import classes_of, top_features
+from nli_baselines.experiments.statistics.metrics import evaluate, evaluate_scores
+from nli_baselines.experiments.statistics.resampling import bootstrap
+from nli_baselines.experiments.statistics.significance import compare_predictions, compare_with_named
 from nli_baselines.features.featurizer import PairFeaturizer, featurize_progress
 from nli_baselines.features.labels import NLI2, NLI3
+from nli_baselines.features.registry import pairwise_types, types_need_parses
 from nli_baselines.features.runtime.shown import shown
+from nli_baselines.features.text.parsing import forget_derived_parses, parse_progress, parse_sentences
 from nli_baselines.models import majority
 from nli_baselines.models import mean as mean_model
 from nli_baselines.models.common import check_training_labels
@@ -30,15 +39,9 @@ from ..breakdowns.artifacts import read_artifacts
 from ..outputs.model_files import Predictor
 from ..outputs.records import peak_rss_bytes, versions
 from . import kept_values
-from nli_baselines.experiments.configuration.config import RunConfig
-from nli_baselines.experiments.configuration.errors import UsageError
-from nli_baselines.experiments.reports.explanations import classes_of, top_features
-from nli_baselines.experiments.statistics.metrics import evaluate, evaluate_scores
 from .parallel import grid_backend, n_jobs, shared
-from nli_baselines.experiments.statistics.resampling import bootstrap
 from .rows import Row, plan_rows
 from .selection import describe_folds, out_of_fold_predictions, stratified_folds, tune
-from nli_baselines.experiments.statistics.significance import compare_predictions, compare_with_named
 from .splits import Splits, labels_of, load_splits, targets_of
 
 
@@ -61,8 +64,6 @@ class Prepared:
 
 def prepare(config: RunConfig, rows: list[Row], log) -> Prepared:
     """Load, annotate (with lemmas when a row reads them) and featurize the splits once."""
-    from nli_baselines.features.registry import pairwise_types, types_need_parses
-    from nli_baselines.features.text.parsing import forget_derived_parses, parse_progress
     timings: dict = {}
     corpus = config.corpus()
     started = time.perf_counter()
@@ -115,7 +116,6 @@ def _parse_splits(data: Splits, progress: bool, log, names=("train", "selection"
     """Parse every distinct sentence of the splits once, before featurizing: the types that read
     parses then find them in memory. One stage with its own time and progress bar, and one pool
     of parser workers for all splits rather than one per split inside the featurizer."""
-    from nli_baselines.features.text.parsing import parse_sentences
     started = time.perf_counter()
     splits = [getattr(data, name) or [] for name in dict.fromkeys(names)]
     sides = {}  # distinct token tuple -> its tree (the first one given), or None
@@ -299,7 +299,6 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
 def _predicted_task(task, model):
     """The task a saved model predicts for: a score task's range becomes the one its model clips to."""
     if task.is_scores and task.score_range is None and getattr(model, "range_", None) is not None:
-        from dataclasses import replace
         return replace(task, score_range=tuple(model.range_))
     return task
 
@@ -513,5 +512,4 @@ def mean_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict:
 
 
 def progress(items, desc: str, enabled: bool, total: int | None = None):
-    from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
     return tqdm(items, desc=desc, disable=not enabled, leave=False, total=total)

@@ -10,13 +10,13 @@ import contextlib
 import os
 import pickle
 import shutil
-import sys
 import tempfile
 
 import cloudpickle
 import joblib
 
 from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.features.runtime.commands import install_command
 
 BACKENDS = ("local", "dask")
 
@@ -32,9 +32,9 @@ def grid_backend(backend: str = "local", scheduler: str | None = None):
         raise UsageError("--backend dask needs --scheduler ADDRESS of a running Dask scheduler "
                          "(e.g. tcp://127.0.0.1:8786)")
     try:
+        # lazy: Dask is an extra (dask), needed only with --backend dask
         from dask.distributed import Client
     except ImportError:
-        from nli_baselines.features.runtime.commands import install_command
         raise UsageError(f"the dask backend needs Dask: {install_command('dask')}") from None
     try:
         client = Client(scheduler, timeout=30)
@@ -46,6 +46,7 @@ def grid_backend(backend: str = "local", scheduler: str | None = None):
             yield client
     except Exception as exc:
         # The scheduler or its workers lost mid-grid: the grid cannot finish; say so in one line.
+        # lazy: Dask is an extra (dask), needed only with --backend dask
         from dask.distributed import CancelledError
         from dask.distributed import TimeoutError as DaskTimeout
         if isinstance(exc, (CancelledError, DaskTimeout)) or type(exc).__name__ in ("FutureCancelledError",

@@ -8,13 +8,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from nli_baselines import features
-from nli_baselines.features.registry import FEATURE_TYPES, describe, reads_premise
-from nli_baselines.features.text.wordnet_data import wordnet_available
-from nli_baselines.models import DEFAULT_MODEL, DEFAULT_MODELS, MODELS, ModelSpec, get_model
-
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.configuration.options import DEFAULT_CONFIGS
+from nli_baselines.features.registry import FEATURE_TYPES, describe, reads_premise
+from nli_baselines.features.text.wordnet_data import setup_command, wordnet_available
+from nli_baselines.models import DEFAULT_MODEL, DEFAULT_MODELS, MODELS, ModelSpec, get_model
+
+from ..corpora.task import NLI
 
 
 @dataclass
@@ -202,7 +203,6 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
                 if paper.name == paper.model:  # a row named after its model takes its counterpart's name
                     paper = replace(paper, name=spec.name)
             if paper.wordnet and not wordnet_available():
-                from nli_baselines.features.text.wordnet_data import setup_command
                 notes.append(f"row {paper.name} left out: it needs WordNet 3.0 ({setup_command()})")
                 continue
             binary = not task.is_scores and (binary_corpus or spec.two_class_only or bool(paper.two_class) or asked)
@@ -249,7 +249,6 @@ def curve_rows(config: RunConfig, binary_corpus: bool, task=None, notes: list | 
     else lexicalized and unlexicalized. `--ablate` and `--two-class` apply to every curve; a
     model that does not predict the task's target gives way to its counterpart (`for_task`); a
     single-sentence corpus' curves leave out the types that read the premise (`resolve_types`)."""
-    from ..corpora.task import NLI
     task = task or NLI
     items = config.configs
     if items is None:

@@ -30,9 +30,11 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.model_selection import (GridSearchCV, KFold, ParameterGrid, PredefinedSplit, StratifiedKFold,
                                      cross_val_predict)
+from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
+
+from nli_baselines.experiments.statistics.significance import mcnemar
 
 from ..corpora.task import NLI
-from nli_baselines.experiments.statistics.significance import mcnemar
 
 # A path also stops after a single fall in dev accuracy when McNemar's exact test puts the
 # candidate below the best at p below this: the fall is then not noise, and the candidates
@@ -240,7 +242,6 @@ def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_d
     significantly below the best (`SIGNIFICANT_FALL`), and grows past an end of the grid (`extend` = (lowest, highest)) while each step there is
     strictly better, each step starting from the fit at that end. The chosen candidate's fit is
     kept."""
-    from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
     values = list(values)
     fitted: dict = {}  # value -> (score, model or None, facts); only the best two models are kept
     correct: dict = {}  # value -> which dev pairs its fit gets right (McNemar's test against the best), by accuracy

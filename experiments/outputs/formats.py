@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
+from ..corpora.readers.common import open_input
+
 
 class PredictionFileError(ValueError):
     """A prediction file whose layout is wrong; the message names the file and line."""
@@ -52,7 +54,6 @@ class PredictionFormat:
 
     def read(self, path: Path) -> list[tuple[str, str]]:
         """(id, label) rows of a file, its layout checked; an id may occur once."""
-        from ..corpora.readers.common import open_input
         with open_input(path, "predictions", "prediction file") as handle:  # a regular file, bounded
             data = handle.read()
         try:

@@ -25,18 +25,26 @@ from __future__ import annotations
 import json
 import math
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 
 from nli_baselines._version import __version__
 from nli_baselines.features.featurizer import PairFeaturizer
+from nli_baselines.features.featurizer_state import dump_featurizer, load_featurizer
+from nli_baselines.features.pair import Pair, pairs_from
 from nli_baselines.features.runtime.shown import shown
 from nli_baselines.features.storage import tensor_file
 from nli_baselines.features.storage.schema import (INPUT_BOUND, Array, Bool, Choice, Field, Int, Mapping_,
                                                    NotRegisteredError, Optional, Reader, Sizes, StateError, Text, Texts,
                                                    Writer)
+from nli_baselines.features.text.annotation import AnnotationSource, annotate_as
+from nli_baselines.features.text.wordnet_data import WordNetMissingError
+from nli_baselines.models import MODELS, get_model, majority, mean
+from nli_baselines.models.sklearn_kinds import SKLEARN_KINDS
 
 from ..corpora.task import NLI, SCORES, TARGETS, Task
 from .records import versions
@@ -78,7 +86,6 @@ class Predictor:
         """The ModelSpec that says how this model explains itself: its registered model's, or the
         majority class's (the mean score's) where the run fell back to it (a training sample of
         one class, or of equal scores)."""
-        from nli_baselines.models import get_model
         spec = get_model(self.model_name)
         built = spec.state.cls if spec.state is not None else None
         fallback = _fallback_spec(self.model)
@@ -93,7 +100,6 @@ class Predictor:
     def annotation_source(self):
         """How the training pairs got their tokens and tags (`features.text.annotation.AnnotationSource`),
         or None where that is not known (a Predictor built by hand, a file of an earlier version)."""
-        from nli_baselines.features.text.annotation import AnnotationSource
         text = (self.info.get("annotation") or {}).get("tokens_tags")
         return AnnotationSource.parse(text) if text else None
 
@@ -108,10 +114,7 @@ class Predictor:
         the model was trained on trees, another spaCy); without it, they are warnings. Pairs this
         method returned are returned as they are.
         """
-        import warnings
 
-        from nli_baselines.features.pair import pairs_from
-        from nli_baselines.features.text.annotation import annotate_as
         if isinstance(pairs, _Annotated) and pairs.predictor is self:
             return pairs
         ready, said = annotate_as(pairs_from(pairs), self.annotation_source, lemmas=self.needs_lemmas, jobs=jobs,
@@ -184,7 +187,6 @@ def bounded_inputs(X):
     """`X` with every value inside INPUT_BOUND, the range each saved estimator's weights are
     bounded for (NaN made 0): whatever a model file's featurizer or a custom feature type computed,
     no infinity or NaN reaches a scikit-learn call."""
-    import scipy.sparse as sp
     values = X.data if sp.issparse(X) else X
     if values.size and not (np.abs(values) <= INPUT_BOUND).all():  # one pass when all is well
         np.nan_to_num(values, copy=False, nan=0.0)
@@ -198,7 +200,6 @@ def bounded_inputs(X):
 def _fallbacks() -> dict:
     """Kind name -> (kind, spec) of what a row falls back to when its sample cannot be learned
     from: the majority class (one class), the mean score (equal scores)."""
-    from nli_baselines.models import majority, mean
     return {majority.STATE.name: (majority.STATE, majority.SPEC), mean.STATE.name: (mean.STATE, mean.SPEC)}
 
 
@@ -208,8 +209,6 @@ def _fallback_spec(model):
 
 def _kinds() -> dict:
     """Kind name -> EstimatorKind: the kinds registered models declare, then scikit-learn's."""
-    from nli_baselines.models import MODELS
-    from nli_baselines.models.sklearn_kinds import SKLEARN_KINDS
     kinds = {kind.name: kind for kind in SKLEARN_KINDS.values()}
     kinds.update({name: kind for name, (kind, _) in _fallbacks().items()})
     for spec in MODELS.values():
@@ -221,7 +220,6 @@ def _kinds() -> dict:
 def kind_for(spec):
     """The EstimatorKind a model of `spec` is saved as; ModelFileError if it has none. A spec's
     own declared kind, else the kind of the class its factory builds (built once, unfitted)."""
-    from nli_baselines.models.sklearn_kinds import SKLEARN_KINDS
     if spec.state is not None:
         return spec.state
     try:
@@ -334,7 +332,6 @@ def _info_load(raw, reader, sizes) -> dict:
     given = {**values["columns"], **({"label_map": values["label_map"]} if values["label_map"] else {})}
     annotation = values.get("annotation", {})
     if "tokens_tags" in annotation:
-        from nli_baselines.features.text.annotation import AnnotationSource
         try:
             AnnotationSource.parse(annotation["tokens_tags"])
         except ValueError as exc:
@@ -361,8 +358,6 @@ def _number_or_text(text):
 
 def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     """Write `predictor` as a data-only model file (atomically)."""
-    from nli_baselines.features.featurizer_state import dump_featurizer
-    from nli_baselines.models import get_model
     spec = get_model(predictor.model_name)
     kind = _fitted_kind(predictor.model, spec, path)
     writer = Writer()
@@ -472,8 +467,6 @@ def _head(path: Path) -> dict:
 
 
 def _predictor(head: dict, reader: Reader) -> Predictor:
-    from nli_baselines.features.featurizer_state import load_featurizer
-    from nli_baselines.models import MODELS
     declared = set(HEAD_FIELDS) - ({"task"} if head.get("format_version") == 4 else set())
     extra = sorted(set(head) - declared)
     missing = sorted(declared - set(head))
@@ -557,8 +550,6 @@ PROBE_TREE = "(ROOT (S (NP (DT A) (NN {})) (VP (VBZ is) (VP (VBG sleeping))) (. 
 def _probe(predictor: Predictor, path: Path) -> None:
     """Label one pair, tagged by hand, after every check has passed: the last guard that the
     parts fit together, failing here with the file's name rather than later."""
-    from nli_baselines.features.pair import Pair
-    from nli_baselines.features.text.wordnet_data import WordNetMissingError
     premise, hypothesis, tokens, tags, lemmas = PROBE
     pair = Pair("probe", premise, hypothesis, None, tokens, tags, tokens[:1] + ("person",) + tokens[2:], tags,
                 lemmas, lemmas[:1] + ("person",) + lemmas[2:], premise_tree=PROBE_TREE.format("man"),

@@ -34,6 +34,7 @@ def versions() -> dict:
 
 def peak_rss_bytes() -> int:
     """Peak resident set size of this process (and of finished children it waited for)."""
+    # lazy: POSIX only: where it is used, so that the module loads on every platform
     import resource
     scale = 1 if sys.platform == "darwin" else 1024  # ru_maxrss is bytes on macOS, KiB on Linux
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -6,8 +6,12 @@ import re
 from pathlib import Path
 
 import numpy as np
+from sklearn.metrics import ConfusionMatrixDisplay
 
 from nli_baselines.features.storage.atomic import atomic_files, atomic_path, temporary_name
+
+from .published import CURVE_REFERENCES
+from .report import metric_title
 
 
 def _safe(name: str) -> str:
@@ -30,10 +34,11 @@ def plot_row(row: dict, eval_name: str, out_dir: Path | str, prefix: str = "", s
     """Write `{prefix}confusion.png` (labels) or `{prefix}predicted-vs-gold.png` (scores) and, for
     models with feature weights, `{prefix}top-features.png` (a panel per class, or per direction
     of the score); returns the paths written. staged: see `_save`."""
+    # lazy: matplotlib is an extra (plots) and takes a second to import; only drawing needs it
     import matplotlib
     matplotlib.use("Agg")
+    # lazy: matplotlib's pyplot, after choosing the Agg backend above
     import matplotlib.pyplot as plt
-    from sklearn.metrics import ConfusionMatrixDisplay
 
     out_dir = Path(out_dir)
     written = []
@@ -107,8 +112,6 @@ def plot_rows(record: dict, out_dir: Path | str) -> list[Path]:
 def plot_curve_record(record: dict, out_dir: Path, reference: str | None = None) -> list[Path]:
     """curve.png and curve.svg of a learning curve's record (`curve.json`), with the published
     points of `reference` ("snli-paper") for the curves that have them."""
-    from .published import CURVE_REFERENCES
-    from .report import metric_title
     table = record["curve"]
     n_classes = record["classes"]
     metric = record.get("metric", "accuracy")
@@ -151,8 +154,10 @@ def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_clas
     metric: the y axis' name (x 100, as GLUE scales its figures).
     """
     titles = titles or {}
+    # lazy: matplotlib is an extra (plots) and takes a second to import; only drawing needs it
     import matplotlib
     matplotlib.use("Agg")
+    # lazy: matplotlib's pyplot, after choosing the Agg backend above
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(8, 5.2), dpi=120)

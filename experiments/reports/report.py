@@ -1,6 +1,8 @@
 """Human-readable tables of a run record."""
 from __future__ import annotations
 
+from nli_baselines.experiments.statistics.significance import LEVEL, comparisons, corrected_level
+
 from .published import published
 
 
@@ -131,7 +133,6 @@ def summary_table(record: dict) -> str:
         test = _test_words(next(t for row in record["rows"] for t in row.get("versus", {}).values()))
         out.append(f"  {', '.join(f'vs {name}' for name in named)}: the difference in points from that row of the "
                    f"table{_metric_words(task)}, and {test}")
-    from nli_baselines.experiments.statistics.significance import LEVEL, comparisons, corrected_level
     tests = comparisons(record["rows"])
     if tests > 1:
         out.append(f"  {tests} comparisons: by luck alone one in twenty reaches p < {LEVEL}; for the table as a "

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics import accuracy_score, confusion_matrix, f1_score, precision_recall_fscore_support
 
+from ..corpora.task import METRICS
+
 
 def evaluate(y_true, y_pred, labels) -> dict:
     """accuracy, macro_f1, per_class {label: precision/recall/f1/support}, confusion (rows = gold)."""
@@ -24,7 +26,6 @@ def evaluate(y_true, y_pred, labels) -> dict:
 
 def evaluate_scores(y_true, y_pred) -> dict:
     """pearson, spearman, mse, mae, and the gold and predicted means, for a score task."""
-    from ..corpora.task import METRICS
     gold, predicted = np.asarray(y_true, dtype=np.float64), np.asarray(y_pred, dtype=np.float64)
     figures = {name: METRICS[name].compute(gold, predicted, None) for name in ("pearson", "spearman", "mse", "mae")}
     return {**figures, "gold_mean": float(gold.mean()) if len(gold) else None,

@@ -14,7 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
-from nli_baselines.experiments.submissions.files import TASKS, SubmissionError, SubmissionTask, bundle, check_scores, read_predictions, validate
+from nli_baselines.experiments.outputs.formats import FORMATS
+from nli_baselines.experiments.submissions.files import (TASKS, SubmissionError, SubmissionTask, bundle, check_scores,
+                                                         read_predictions, validate)
+
+from ..corpora import CorpusNotFoundError, get_corpus
 
 # Every file each server takes, by its official name: the tasks this suite predicts are checked in
 # full (all of GLUE's); the others (SuperGLUE's BoolQ, ... from systems of yours) for their layout only.
@@ -37,7 +41,6 @@ class Checked:
 def files_of(benchmark: str, inputs: Sequence[Path | str]) -> list[Path]:
     """The files named, and in each directory named, the files that carry an official name of
     `benchmark` (other files there are left alone)."""
-    from nli_baselines.experiments.outputs.formats import FORMATS
     suffix = FORMATS[benchmark].suffix
     found: list[Path] = []
     for given in map(Path, inputs):
@@ -54,8 +57,6 @@ def files_of(benchmark: str, inputs: Sequence[Path | str]) -> list[Path]:
 
 def check_file(benchmark: str, path: Path, data_dir=None) -> Checked:
     """`path` against the task its name gives: labels, rows, and the test ids when the test set is here."""
-    from ..corpora import CorpusNotFoundError, get_corpus
-    from nli_baselines.experiments.outputs.formats import FORMATS
     fmt = FORMATS[benchmark]
     if path.suffix != fmt.suffix or path.stem not in OFFICIAL[benchmark]:
         raise SubmissionError(f"{path}: not a {fmt.title} task file; its files are "
@@ -93,7 +94,6 @@ COMPLETE = ("glue",)
 
 def missing_tasks(benchmark: str, names: Sequence[str]) -> list[str]:
     """The official files of `benchmark` that `names` (file names) lack."""
-    from nli_baselines.experiments.outputs.formats import FORMATS
     suffix = FORMATS[benchmark].suffix
     return [name + suffix for name in OFFICIAL[benchmark] if name + suffix not in set(names)]
 

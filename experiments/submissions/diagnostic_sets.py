@@ -13,11 +13,15 @@ from functools import partial
 from pathlib import Path
 from typing import Callable
 
+from nli_baselines.experiments.breakdowns.ax import breakdown, format_breakdown, format_parity, gender_parity
+from nli_baselines.experiments.breakdowns.hans import (check_model_labels, format_hans, hans_breakdown,
+                                                       read_hans_predictions)
+from nli_baselines.experiments.submissions.files import TASKS, SubmissionError, read_predictions
+
 from ..corpora.readers.glue import read_ax
 from ..corpora.readers.hans import looks_like_hans, read_hans
 from ..corpora.readers.superglue import read_superglue
-from nli_baselines.experiments.breakdowns.ax import breakdown, format_breakdown, format_parity, gender_parity
-from nli_baselines.experiments.breakdowns.hans import check_model_labels, format_hans, hans_breakdown, read_hans_predictions
+from ..outputs.formats import PredictionFileError, format_for
 
 
 @dataclass(frozen=True)
@@ -69,8 +73,6 @@ def names() -> list[str]:
 
 def read_diagnostic_predictions(path: Path) -> dict[str, str]:
     """id -> label of a GLUE/SuperGLUE diagnostic's prediction file, in the format its suffix names."""
-    from ..outputs.formats import PredictionFileError, format_for
-    from nli_baselines.experiments.submissions.files import TASKS, SubmissionError, read_predictions
     try:
         fmt = format_for(path)
         task = TASKS.get((fmt.name, path.stem)) or next(t for t in TASKS.values() if t.diagnostic and

@@ -10,44 +10,23 @@ are missing is listed and left out, and the average is marked partial.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from ..corpora.task import METRICS
+from nli_baselines._version import __version__
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.engine.experiment import run
+from nli_baselines.experiments.submissions.bundles import make_bundle, missing_tasks
+from nli_baselines.experiments.submissions.glue_tasks import BY_NAME, GLUE_TASKS, GlueTask
+from nli_baselines.features.base import WordNetFeature
+from nli_baselines.features.registry import FEATURE_TYPES, resolve
+from nli_baselines.features.text.wordnet_data import setup_command, wordnet_available
 
-
-@dataclass(frozen=True)
-class GlueTask:
-    """One GLUE task as the benchmark command runs it: its corpus, the files its model writes,
-    and the baseline chosen for it on dev (`features`, `model`)."""
-
-    name: str
-    corpus: str
-    files: tuple[str, ...]
-    features: str
-    model: str | None = None  # None: the task's default model (lr for labels, ridge for scores)
-    dev_split: str = "dev"
-    # What it runs where WordNet 3.0 is not installed (the strongest group reads it), said in a note.
-    without_wordnet: str = "lexicalized"
-
-
-# The baselines, chosen on each task's dev split among lexicalized / strongest x the default model /
-# stacked, by the task's GLUE figure (docs/submissions.md has every candidate's dev figures). QQP,
-# MNLI and QNLI could not be measured here (no training data): the cheap lexicalized default.
-GLUE_TASKS = (
-    GlueTask("CoLA", "cola", ("CoLA",), "strongest"),
-    GlueTask("SST-2", "sst2", ("SST-2",), "lexicalized"),
-    GlueTask("MRPC", "mrpc", ("MRPC",), "strongest", "stacked"),
-    GlueTask("STS-B", "stsb", ("STS-B",), "strongest", "stacked"),
-    GlueTask("QQP", "qqp", ("QQP",), "lexicalized"),
-    GlueTask("MNLI", "mnli", ("MNLI-m", "MNLI-mm", "AX"), "lexicalized", dev_split="dev_matched"),
-    GlueTask("QNLI", "qnli", ("QNLI",), "lexicalized"),
-    GlueTask("RTE", "rte", ("RTE",), "strongest"),
-    GlueTask("WNLI", "wnli", ("WNLI",), "lexicalized", "stacked"),
-)
-BY_NAME = {task.name: task for task in GLUE_TASKS}
+from ..corpora import get_corpus, resolve_data_dir
+from ..corpora.task import METRICS
+from ..outputs.records import versions, write_json_atomic
+from ..reports.report import text_table
+from .submitting import write_submissions
 
 # The GLUE paper's baselines on the dev sets (Wang et al., arXiv 1804.07461v3, Appendix C, Table 6),
 # each task's figure as GLUE scores it (the mean of a task's two metrics; MNLI: matched and
@@ -66,7 +45,6 @@ PAPER_SOURCE = ("GLUE paper dev sets (Wang et al., arXiv 1804.07461v3, Table 6):
 
 def missing_data(task: GlueTask, data_dir) -> str | None:
     """Why `task` cannot run here (its train, dev or test split is not in the data directory), or None."""
-    from ..corpora import get_corpus
     corpus = get_corpus(task.corpus)
     lacking = [split for split in ("train", task.dev_split, corpus.test_split) if
                split is not None and not corpus.locate_or_generated(split, Path(data_dir))]
@@ -83,17 +61,10 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
                   zip_path: Path | None = None) -> dict:
     """Run every task of `tasks` (default: all of GLUE), write the prediction files into `out`, one
     record per task (`out/records/TASK.json`), the zip, and return the whole record."""
-    from nli_baselines._version import __version__
 
-    from ..corpora import get_corpus, resolve_data_dir
-    from nli_baselines.experiments.submissions.bundles import make_bundle, missing_tasks
-    from ..outputs.records import versions, write_json_atomic
-    from nli_baselines.experiments.engine.experiment import run
-    from .submitting import write_submissions
     data_dir = resolve_data_dir(data_dir)
     chosen = [BY_NAME[name] for name in tasks] if tasks else list(GLUE_TASKS)
     started = time.perf_counter()
-    from nli_baselines.features.text.wordnet_data import setup_command, wordnet_available
     records, results, skipped = {}, {}, {}
     notes_all: list[str] = []
     written: list[Path] = []
@@ -158,8 +129,6 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
 
 
 def _reads_wordnet(names: str) -> bool:
-    from nli_baselines.features.base import WordNetFeature
-    from nli_baselines.features.registry import FEATURE_TYPES, resolve
     return any(isinstance(FEATURE_TYPES[name], type) and issubclass(FEATURE_TYPES[name], WordNetFeature)
                for name in resolve(names))
 
@@ -176,7 +145,6 @@ def figures_text(record: dict) -> str:
 
 def table(whole: dict) -> str:
     """Per task the dev figures and GLUE score beside the paper's baselines; then the averages."""
-    from ..reports.report import text_table
     names = [task.name for task in GLUE_TASKS]
     head = ["task", "dev figures", "score", *PAPER_DEV]
     lines = [head]

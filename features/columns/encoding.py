@@ -34,13 +34,13 @@ _TAGS = attrgetter("premise_tags"), attrgetter("hypothesis_tags")
 
 def check_pairs(pairs) -> Sequence[Pair]:
     """The input contract of every feature type: a sequence of annotated pairs (or an encoded batch)."""
-    pairs = _pair_list(pairs)
+    pairs = pair_list(pairs)
     if not isinstance(pairs, EncodedPairs) and (None in map(_TAGS[0], pairs) or None in map(_TAGS[1], pairs)):
         _not_annotated(pairs)
     return pairs
 
 
-def _pair_list(pairs):
+def pair_list(pairs):
     """`pairs` as a list of Pairs (an encoded batch as it is), or ValueError."""
     if isinstance(pairs, (str, bytes, Pair)):
         raise ValueError(f"expected a sequence of pairs, got a single {type(pairs).__name__}")
@@ -295,7 +295,7 @@ class Encoder(BaseEstimator):
         return self
 
     def fit_encode(self, pairs) -> EncodedPairs:
-        pairs = _pair_list(pairs)  # annotation is checked while the sentences are collected
+        pairs = pair_list(pairs)  # annotation is checked while the sentences are collected
         self.forms_: dict[str, int] = {}
         self.tags_: dict[str, int] = {}
         return self._encode(pairs, self.forms_, self.tags_, fit=True)
@@ -303,7 +303,7 @@ class Encoder(BaseEstimator):
     def encode(self, pairs) -> EncodedPairs:
         """Encode with the fitted vocabulary; unseen words get fresh ids, unseen bigrams id -1."""
         check_is_fitted(self, "forms_")
-        pairs = _pair_list(pairs)
+        pairs = pair_list(pairs)
         return self._encode(pairs, dict(self.forms_), dict(self.tags_), fit=False)
 
     @property

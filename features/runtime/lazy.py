@@ -3,12 +3,12 @@ name (a command line's `--help`) does not import the numeric code behind the oth
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Callable
 
 
 def lazy_exports(package: str, where: dict[str, str]) -> tuple[Callable, Callable]:
     """`(__getattr__, __dir__)` for `package`, whose name N is defined in its submodule `where[N]`."""
-    import sys
 
     def __getattr__(name: str):
         if name in where:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import stat
 import time
 import zlib
 from pathlib import Path
@@ -32,7 +33,6 @@ def default_cache_dir() -> Path:
 
 
 def _S_ISREG(mode: int) -> bool:
-    import stat
     return stat.S_ISREG(mode)
 
 

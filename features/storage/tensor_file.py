@@ -16,6 +16,8 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import numpy as np
+import safetensors.numpy
+from safetensors import safe_open
 
 from .atomic import atomic_write
 from .schema import Reader, StateError
@@ -31,11 +33,10 @@ class TensorFileError(ValueError):
 
 def write(path: Path | str, arrays: Mapping[str, np.ndarray], metadata: Mapping[str, str]) -> Path:
     """Write `arrays` and the text entries `metadata` as one safetensors file, atomically."""
-    from safetensors.numpy import save
 
     # Serialized in memory, then written by the suite's atomic writer: the file gets a new file's
     # permissions, and a full disk or a size limit names the file and leaves nothing behind.
-    return atomic_write(path, save(dict(arrays), metadata=dict(metadata)))
+    return atomic_write(path, safetensors.numpy.save(dict(arrays), metadata=dict(metadata)))
 
 
 def first_bytes(path: Path, n: int = 9) -> bytes:
@@ -86,7 +87,6 @@ class TensorReader(Reader):
 @contextlib.contextmanager
 def reading(path: Path) -> Iterator[TensorReader]:
     """A reader of the file's arrays; on leaving, an array that no field asked for is refused."""
-    from safetensors import safe_open
 
     with safe_open(str(path), framework="np") as handle:
         reader = TensorReader(handle)

@@ -24,6 +24,7 @@ import os
 import pickle
 import struct
 import threading
+from importlib import metadata
 from pathlib import Path
 from typing import Iterator, Sequence
 
@@ -70,7 +71,6 @@ def _fingerprint() -> dict:
     """What the values may depend on besides the pairs and the type's parameters: this package's
     source, and the versions of the libraries and models that lemmatize and parse."""
     if not _FINGERPRINT:
-        from importlib import metadata
         source = hashlib.blake2b(digest_size=16)
         package = Path(__file__).resolve().parents[1]  # features/, every sub-package included
         for path in sorted(package.rglob("*.py")):

@@ -20,6 +20,7 @@ import importlib.metadata
 import importlib.util
 import json
 import logging
+import multiprocessing
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -28,8 +29,10 @@ from pathlib import Path
 from typing import Protocol
 
 from sklearn.base import BaseEstimator, TransformerMixin
+from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
 from ..pair import Pair, pairs_from
+from ..runtime.commands import MissingDependencyError
 from ..storage.annotation_cache import AnnotationCache, Entry, default_cache_dir
 
 log = logging.getLogger(__name__)
@@ -71,11 +74,10 @@ class Lemmatizer(Protocol):
     def lemmatize(self, sentences: Sequence[tuple[Tokens, Tokens]], progress: bool = False) -> list[Tokens]: ...
 
 
-def _installed_model(why: str = "this corpus ships no parses") -> str:
+def installed_model(why: str = "this corpus ships no parses") -> str:
     for package in MODEL_PACKAGES:
         if importlib.util.find_spec(package) is not None:
             return package
-    from ..runtime.commands import MissingDependencyError
     raise MissingDependencyError(
         f"A spaCy English tagger (needed: {why})", "tagger",
         "the official package: python -m spacy download en_core_web_sm")
@@ -90,7 +92,7 @@ def _dist_version(package: str) -> str:
     return "unknown"
 
 
-def _model_id(model: str) -> str:
+def model_id(model: str) -> str:
     return f"spacy-{_dist_version('spacy')}+{model}-{_dist_version(model)}"
 
 
@@ -98,6 +100,7 @@ _WORKER_NLP = None
 
 
 def _load_spacy(model: str, keep: Sequence[str]):
+    # lazy: spaCy takes seconds to import; only tagging needs it (SNLI's and MultiNLI's parses need none)
     import spacy
     nlp = spacy.load(model, exclude=["parser", "ner", "senter", *(p for p in TAGGER_PIPES if p not in keep)])
     lacking = [p for p in keep if p not in nlp.pipe_names]
@@ -137,19 +140,18 @@ class SpacyTagger:
     @property
     def name(self) -> str:
         # "+lemmas": caches written before lemmas were kept must not be mixed with these.
-        return f"{_model_id(self.model or _installed_model())}+lemmas"
+        return f"{model_id(self.model or installed_model())}+lemmas"
 
     def tag_chunks(self, sentences: Sequence[str], jobs: int = 1,
                    progress: bool = False) -> Iterator[list[Annotation]]:
         """`tag`, delivered in consecutive lists of at most CHUNK_SENTENCES as they are done."""
-        model = self.model or _installed_model()
+        model = self.model or installed_model()
         sentences = list(sentences)
         chunks = [sentences[i:i + CHUNK_SENTENCES] for i in range(0, len(sentences), CHUNK_SENTENCES)]
-        bar = _progress(len(sentences), "tagging", progress)
+        bar = progress_bar(len(sentences), "tagging", progress)
         try:
             if jobs > 1 and len(sentences) >= PARALLEL_MIN_SENTENCES:
                 # A Pool of workers returning plain tuples beats spaCy's own n_process here.
-                import multiprocessing
                 with multiprocessing.get_context("spawn").Pool(jobs, _worker_init, (model,)) as pool:
                     for part in pool.imap(_worker_tag, chunks):
                         bar.update(len(part))
@@ -189,11 +191,11 @@ class SpacyLemmatizer:
 
     @property
     def name(self) -> str:
-        return f"{_model_id(self.model or _installed_model())}+lemmas-from-tags"
+        return f"{model_id(self.model or installed_model())}+lemmas-from-tags"
 
     def lemmatize(self, sentences: Sequence[tuple[Tokens, Tokens]], progress: bool = False) -> list[Tokens]:
         if getattr(self, "nlp_", None) is None:
-            self.nlp_ = _load_spacy(self.model or _installed_model(), LEMMATIZER_PIPES)
+            self.nlp_ = _load_spacy(self.model or installed_model(), LEMMATIZER_PIPES)
             _index_as_sets(self.nlp_)
             self.memo_ = {}  # (word, tag) -> lemma, for words no multi-token pattern can touch
             self.in_context_ = _sentences_in_context(self.nlp_)
@@ -216,6 +218,7 @@ class SpacyLemmatizer:
                 for i, (tokens, tags) in enumerate(sentences)]
 
     def _in_context(self, token_lists, tag_lists) -> list[Tokens]:
+        # lazy: spaCy takes seconds to import; only tagging needs it (SNLI's and MultiNLI's parses need none)
         from spacy.tokens import Doc
         vocab, pipes = self.nlp_.vocab, [proc for _, proc in self.nlp_.pipeline]
         out = []
@@ -251,7 +254,6 @@ def _sentences_in_context(nlp):
     say yes where spaCy would not match, never the reverse). None when some live pattern holds
     a token that any word could fill: then every sentence is lemmatized whole. Patterns on
     dependency labels are dead: this pipeline has no parser."""
-    import re
     ruler = nlp.get_pipe("attribute_ruler") if "attribute_ruler" in nlp.pipe_names else None
     sequences = []
     for entry in ruler.patterns if ruler is not None else ():
@@ -306,9 +308,8 @@ def _sentences_in_context(nlp):
     return in_context
 
 
-def _progress(total: int, desc: str, enabled: bool):
+def progress_bar(total: int, desc: str, enabled: bool):
     """A progress bar over `total` sentences; none when there is nothing to do (all cached)."""
-    from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
     return tqdm(total=total, desc=desc, unit="sent", disable=not enabled or total == 0, leave=False)
 
 
@@ -335,7 +336,7 @@ def _tag_stream(tagger: Tagger, sentences: list[str], jobs: int, progress: bool)
     if chunked is not None:
         yield from chunked(sentences, jobs=jobs, progress=progress)
         return
-    bar = _progress(len(sentences), "tagging", progress)
+    bar = progress_bar(len(sentences), "tagging", progress)
     try:
         for start in range(0, len(sentences), CHUNK_SENTENCES):
             part = tagger.tag(sentences[start:start + CHUNK_SENTENCES], jobs=jobs, progress=False)
@@ -392,7 +393,7 @@ def _lemmatize(sentences: list[tuple[Tokens, Tokens]], lemmatizer: Lemmatizer, c
         else:
             missing.append((key, sentence))
     del known
-    bar = _progress(len(missing), "lemmatizing", progress)
+    bar = progress_bar(len(missing), "lemmatizing", progress)
     try:
         for start in range(0, len(missing), CHUNK_SENTENCES):
             part = missing[start:start + CHUNK_SENTENCES]
@@ -469,7 +470,6 @@ class Annotator(TransformerMixin, BaseEstimator):
     Takes a DataFrame with premise and hypothesis columns, a sequence of (premise, hypothesis)
     tuples, or Pairs (see `features.pair.pairs_from`), and gives every pair tokens, tags and,
     with `lemmas=True`, lemmas (cached like `annotate`):
-
         Pipeline([("annotate", Annotator()), ("features", PairFeaturizer()), ("model", LogisticClassifier())])
 
     Stateless: `fit` learns nothing.
@@ -509,7 +509,7 @@ _SOURCE_FORMS = {TREES: re.compile(r"corpus trees \((.{1,150})\)"),
 def tagger_id(model: str | None = None, why: str = "this corpus ships no parses") -> str:
     """The spaCy version and model package that tag (and lemmatize and parse) pairs in this process,
     e.g. `spacy-3.8.7+en_core_web_sm-3.8.0`; `why` spaCy is needed, for the error when it is missing."""
-    return _model_id(model or _installed_model(why))
+    return model_id(model or installed_model(why))
 
 
 @dataclass(frozen=True)

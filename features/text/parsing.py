@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
 import os
 import threading
 from collections.abc import Iterator, Sequence
@@ -23,8 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from ..runtime.progress import ProgressSwitch
-from .annotation import (CHUNK_SENTENCES, PARALLEL_MIN_SENTENCES, TAGGER_STARTUP, AnnotationCache, _installed_model,
-                         _model_id, _progress, default_cache_dir)
+from .annotation import (CHUNK_SENTENCES, PARALLEL_MIN_SENTENCES, TAGGER_STARTUP, AnnotationCache, default_cache_dir,
+                         installed_model, model_id, progress_bar)
 from .tree_dependencies import dependencies_from_tree
 
 Tokens = tuple[str, ...]
@@ -50,14 +51,15 @@ class SpacyParser:
 
     @property
     def name(self) -> str:
-        return f"{_model_id(self.model or _installed_model())}+parser-from-tokens"
+        return f"{model_id(self.model or installed_model())}+parser-from-tokens"
 
     def parse(self, sentences: Sequence[Tokens], progress: bool = False) -> list[tuple[Tokens, Tokens]]:
         """(heads as decimal strings, labels) per sentence: the cache's format."""
+        # lazy: spaCy takes seconds to import; only parsing needs it
         import spacy
         from spacy.tokens import Doc
         if getattr(self, "nlp_", None) is None:
-            model = self.model or _installed_model()
+            model = self.model or installed_model()
             self.nlp_ = spacy.load(model, exclude=["tagger", "attribute_ruler", "lemmatizer", "ner", "senter"])
             lacking = [p for p in PARSER_PIPES if p not in self.nlp_.pipe_names]
             if lacking:
@@ -75,8 +77,6 @@ class SpacyParser:
         an SNLI-sized corpus is minutes of one core's work)."""
         chunks = [sentences[i:i + CHUNK_SENTENCES] for i in range(0, len(sentences), CHUNK_SENTENCES)]
         if jobs > 1 and len(sentences) >= PARALLEL_MIN_SENTENCES:
-            import multiprocessing
-
             # spawn: the caller may hold threads (the featurizer's lanes), which fork would copy mid-step.
             with multiprocessing.get_context("spawn").Pool(jobs, _worker_init, (self.model,)) as pool:
                 yield from pool.imap(_worker_parse, chunks)
@@ -196,7 +196,7 @@ def parse_sentences(sentences: Sequence[Tokens], *, trees: Sequence[str | None] 
                 found[sentence] = parse
         counts["cached"] = len(missing) - len(todo)
         del known
-        bar = _progress(len(todo), "parsing", progress)
+        bar = progress_bar(len(todo), "parsing", progress)
         sentences_todo = [sentence for _, sentence in todo]
         chunked = getattr(parser, "parse_chunks", None)
         stream = (chunked(sentences_todo, jobs=parse_workers()) if chunked is not None else

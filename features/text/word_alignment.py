@@ -32,14 +32,14 @@ import numpy as np
 
 from ..columns.keymap import factorize
 from .parsing import LABEL_ID, flat_parses
-from .wordnet_relations import _POS_NUMBER, RELATIONS, WordNetRelations
+from .wordnet_relations import POS_NUMBER, RELATIONS, WordNetRelations
 
 LEVELS = ("unrelated", "cohyponym", "antonym", "hyponym", "hypernym", "synonym", "same", "exact")  # weakest first
 STRENGTH = {level: i for i, level in enumerate(LEVELS)}
 ALIGNED = STRENGTH["hypernym"]  # this strength and above: the hypothesis word is entailed by its partner
 RELATED = STRENGTH["hyponym"]  # this strength and above: some alignment that is not a conflict
 CONFLICT = (STRENGTH["antonym"], STRENGTH["cohyponym"])
-_FROM_RELATION = np.array([STRENGTH[r] for r in RELATIONS], dtype=np.int8)  # RELATIONS index -> strength
+FROM_RELATION = np.array([STRENGTH[r] for r in RELATIONS], dtype=np.int8)  # RELATIONS index -> strength
 POS_NAMES = ("noun", "verb", "adj", "adv")  # coarse POS numbers 0..3 (features.text.wordnet_relations.POS_CODES order)
 # Function words tagged like content words: auxiliaries are told apart by their dependency label
 # when a parse is there, else by their lemma; "be" never counts (a copula says nothing itself).
@@ -136,7 +136,7 @@ def sides(pairs, relations: WordNetRelations, parse: bool, name: str) -> tuple[F
     tag = np.fromiter(map(vocabulary.tags.__getitem__, chain.from_iterable(t_tags)), dtype=np.int64, count=total)
     lemma = relations.lemma_ids(chain.from_iterable(t_lemmas))
     tag_list = list(vocabulary.tags)
-    pos_of_tag = np.array([_POS_NUMBER.get(t[:2], -1) for t in tag_list] or [-1], dtype=np.int8)
+    pos_of_tag = np.array([POS_NUMBER.get(t[:2], -1) for t in tag_list] or [-1], dtype=np.int8)
     pos = pos_of_tag[tag]
     offsets = np.zeros(len(first) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
@@ -185,7 +185,7 @@ def align(p: Flat, h: Flat, relations: WordNetRelations) -> Alignment:
     pi, hi = content_cells(p, h)
     if len(pi):
         codes = relations.codes(p.lemma[pi], h.lemma[hi], p.pos[pi])
-        level = _FROM_RELATION[codes]
+        level = FROM_RELATION[codes]
         level[(level == STRENGTH["same"]) & (p.form[pi] == h.form[hi])] = STRENGTH["exact"]
         # Strongest first, then the earliest premise word: the first cell of each hypothesis token.
         order = np.lexsort((pi, -level.astype(np.int64), hi))

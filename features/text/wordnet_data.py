@@ -11,11 +11,12 @@ import threading
 import warnings
 from pathlib import Path
 
+from ..runtime.commands import command
+
 WORDNET_30_SYNSETS = 117_659
 
 
 def setup_command() -> str:
-    from ..runtime.commands import command
     return f"{command('download')} wordnet"
 
 RESOURCE = "corpora/wordnet"
@@ -48,6 +49,7 @@ def search_path(data_dir: Path | str | None = None) -> list[str]:
     $NLTK_DATA (read now, so a change after NLTK was imported counts) followed by `nltk.data.path`."""
     if data_dir is not None:
         return [os.path.abspath(data_dir)]
+    # lazy: NLTK takes seconds to import; only the WordNet feature types need it
     import nltk.data
     found: list[str] = []
     for entry in [*os.environ.get("NLTK_DATA", "").split(os.pathsep), *nltk.data.path]:
@@ -103,6 +105,7 @@ def wordnet_available(data_dir: Path | str | None = None) -> bool:
 
 
 def _put_on_nltk_path(directory: str, first: bool) -> None:
+    # lazy: NLTK takes seconds to import; only the WordNet feature types need it
     import nltk.data
     entries = [os.path.abspath(getattr(entry, "path", entry)) for entry in nltk.data.path]
     if directory in entries:
@@ -114,6 +117,7 @@ def _put_on_nltk_path(directory: str, first: bool) -> None:
 
 
 def _open(directory: str):
+    # lazy: NLTK takes seconds to import; only the WordNet feature types need it
     import nltk.data
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
     try:

@@ -42,7 +42,7 @@ RELATIONS = ("same", "synonym", "hypernym", "hyponym", "antonym", "cohyponym", "
 STRENGTH = {relation: len(RELATIONS) - 1 - i for i, relation in enumerate(RELATIONS)}  # unrelated 0 .. same 6
 COARSE_POS = {"NN": "n", "VB": "v", "JJ": "a", "RB": "r"}
 POS_CODES = ("n", "v", "a", "r")  # a coarse POS's number in packed keys
-_POS_NUMBER = {prefix: POS_CODES.index(pos) for prefix, pos in COARSE_POS.items()}
+POS_NUMBER = {prefix: POS_CODES.index(pos) for prefix, pos in COARSE_POS.items()}
 # The hypernym depth of `substitutable`: EOP's WordnetLexicalResource chains SYNONYM and HYPERNYM
 # up to length 3 for its lemma + WordNet edit distance.
 SUBSTITUTION_DEPTH = 3
@@ -334,7 +334,7 @@ def free_cells(pairs: Sequence, stop_tags, relations: WordNetRelations | None = 
             raise ValueError(f"pair {pair.id!r} has no lemmas; annotate it with features.annotate(pairs, lemmas=True)")
         for key, lemmas, tags in (("p", pair.premise_lemmas, pair.premise_tags),
                                   ("h", pair.hypothesis_lemmas, pair.hypothesis_tags)):
-            kept = [(lemma, _POS_NUMBER.get(tag[:2], -1)) for lemma, tag in zip(lemmas, tags) if tag not in stop_tags]
+            kept = [(lemma, POS_NUMBER.get(tag[:2], -1)) for lemma, tag in zip(lemmas, tags) if tag not in stop_tags]
             sides[key][0].extend(lemma for lemma, _ in kept)
             sides[key][1].extend(pos for _, pos in kept)
             sides[key][2].append(len(kept))

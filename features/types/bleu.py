@@ -7,6 +7,7 @@ Computed for a whole batch with numpy, and equal to sacrebleu's
 from __future__ import annotations
 
 import numpy as np
+import sacrebleu
 
 from ..base import DenseFeature
 from ..columns.encoding import Side, row_slice
@@ -115,7 +116,6 @@ class Bleu(DenseFeature):
 
     def provenance(self) -> dict:
         """sacrebleu's signature of the BLEU configuration this feature reproduces (for run records)."""
-        import sacrebleu
         metric = sacrebleu.metrics.BLEU(tokenize="none", effective_order=True, lowercase=self.lowercase,
                                         smooth_method=self.smoothing)
         metric.sentence_score("a", ["a"])  # the signature needs the number of references, known after a call

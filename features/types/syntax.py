@@ -5,7 +5,7 @@ import numpy as np
 
 from ..base import AlignedFeature
 from ..text.parsing import LABEL_ID
-from ..text.word_alignment import _FROM_RELATION, ALIGNED, CONFLICT, RELATED, STRENGTH, Flat, count_by_row, share, take
+from ..text.word_alignment import ALIGNED, CONFLICT, FROM_RELATION, RELATED, STRENGTH, Flat, count_by_row, share, take
 
 ROLES = ("subject", "verb", "object")
 _KINDS = ("match", "specific", "conflict", "differs", "missing_premise", "missing_hypothesis")
@@ -158,7 +158,7 @@ def _levels(a, p_index: np.ndarray, h_index: np.ndarray) -> np.ndarray:
     wordnet = (level == 0) & (p.pos[p_index] >= 0) & (p.pos[p_index] == h.pos[h_index])
     if wordnet.any():
         codes = a.relations.codes(p.lemma[p_index[wordnet]], h.lemma[h_index[wordnet]], p.pos[p_index[wordnet]])
-        level[wordnet] = _FROM_RELATION[codes]
+        level[wordnet] = FROM_RELATION[codes]
     return level
 
 

@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..base import WordNetFeature
 from ..columns.encoding import Side, matching_cross_index, row_ranges
 from ..columns.keymap import factorize
-from ..text.wordnet_relations import _POS_NUMBER, COHYPONYM_DEPTH, HYPERNYM_DEPTH, RELATIONS, STRENGTH, WordNetRelations
+from ..text.wordnet_relations import COHYPONYM_DEPTH, HYPERNYM_DEPTH, POS_NUMBER, RELATIONS, STRENGTH, WordNetRelations
 
 _LEMMAS = attrgetter("premise_lemmas"), attrgetter("hypothesis_lemmas")
 _TAGS = attrgetter("premise_tags"), attrgetter("hypothesis_tags")
@@ -141,5 +141,5 @@ class _PosOf(dict):
     """PTB tag -> coarse POS number (POS_CODES order), -1 for tags without one; filled as tags come."""
 
     def __missing__(self, tag: str) -> int:
-        code = self[tag] = _POS_NUMBER.get(tag[:2], -1)
+        code = self[tag] = POS_NUMBER.get(tag[:2], -1)
         return code

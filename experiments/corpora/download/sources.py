@@ -24,6 +24,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from tqdm.auto import tqdm
+
 from nli_baselines.features.storage.atomic import atomic_open
 
 MiB = 1 << 20
@@ -239,7 +241,6 @@ def fetch(url: str, dest: Path, progress: bool = True, max_size: int | None = No
     Refuses a body shorter than its Content-Length (a dropped connection) or longer than `max_size`,
     and gives up after `deadline` seconds in all.
     """
-    from tqdm.auto import tqdm
     digest = hashlib.sha256()
     received = 0
     give_up = time.monotonic() + deadline

@@ -89,6 +89,7 @@ def default_nltk_data_dir() -> Path:
     first = next((entry for entry in os.environ.get("NLTK_DATA", "").split(os.pathsep) if entry), None)
     if first:
         return Path(first)
+    # lazy: NLTK takes seconds to import; only setting up WordNet needs it
     from nltk.downloader import Downloader
     return Path(Downloader().default_download_dir())
 
@@ -160,6 +161,7 @@ _WAYS_OUT = ("\nWays out:\n"
 
 
 def _from_nltk(staging: Path, index_url: str | None, log: Callable[[str], None]) -> str:
+    # lazy: NLTK takes seconds to import; only setting up WordNet needs it
     from nltk.downloader import Downloader
     index = index_url or Downloader.DEFAULT_URL
     log(f"wordnet: trying NLTK's downloader (index {index})")
@@ -183,6 +185,7 @@ def _from_nltk(staging: Path, index_url: str | None, log: Callable[[str], None])
 
 
 def _from_system(staging: Path, system_dir: Path, notes: list[str], log: Callable[[str], None]) -> str:
+    # lazy: NLTK takes seconds to import; only setting up WordNet needs it
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
     log(f"wordnet: trying the system copy at {system_dir}")
     if not system_dir.is_dir():
@@ -254,6 +257,7 @@ KNOWN_ANSWERS = (
 
 
 def _relation(reader, premise: str, hypothesis: str) -> str:
+    # lazy: the relations import numpy's and pandas' column code, which download.py --help does without
     from nli_baselines.features.text.wordnet_relations import WordNetRelations
     return WordNetRelations(reader).relation(premise, hypothesis, "n")
 
@@ -302,6 +306,7 @@ def _move_into_place(staging: Path, target: Path) -> None:
 def _on_nltk_path(directory: Path) -> Iterator[None]:
     """`directory` first on NLTK's data path inside the block (NLTK reads files only under its data
     path), and the path as it was afterwards (a staging folder must not stay on it)."""
+    # lazy: NLTK takes seconds to import; only setting up WordNet needs it
     import nltk.data
     saved = list(nltk.data.path)
     nltk.data.path.insert(0, str(directory))

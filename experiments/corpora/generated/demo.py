@@ -11,6 +11,7 @@ of labels is flipped, like annotator noise, so no model reaches 100%.
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from nli_baselines.features.labels import CONTRADICTION, ENTAILMENT, NLI3
 from nli_baselines.features.pair import Pair
@@ -227,7 +228,6 @@ SIMILARITY_RANGE = (0.0, 5.0)
 
 def generate_similarity(split: str, size: int | None = None, seed: int = DEMO_SEED) -> list[Pair]:
     """The demo's pairs of `split` with a similarity score (text, 3 decimals) in place of the label."""
-    from dataclasses import replace
     rng = random.Random(f"{seed}:{split}:similarity")
     out = []
     for pair in generate_demo(split, size, seed):

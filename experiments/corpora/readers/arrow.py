@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping, Sequence
+from typing import Callable, Mapping, Sequence
+
+import numpy as np
 
 from nli_baselines.features.pair import Pair, pairs_from_columns
+from nli_baselines.features.runtime.commands import MissingDependencyError
 
 from .common import (BAD_SCORE, LIMITS, MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows, DataFormatError,
                      SplitData, check_input, check_rows, check_unique_columns, find_columns, score_problem)
-
-if TYPE_CHECKING:
-    import numpy as np
 
 SUFFIXES = (".parquet", ".arrow")
 NO_LABEL = -1  # a ClassLabel column's "no gold label" (SNLI) and "unlabeled" (GLUE/SuperGLUE test)
@@ -40,10 +40,10 @@ HF_METADATA_KEY = b"huggingface"  # where `datasets` keeps a table's features in
 def _pyarrow():
     """(pyarrow, pyarrow.compute), or a one-line MissingDependencyError saying how to install them."""
     try:
+        # lazy: pyarrow comes with the hf extra; only parquet and Arrow inputs need it
         import pyarrow
         import pyarrow.compute
     except ImportError:
-        from nli_baselines.features.runtime.commands import MissingDependencyError
         raise MissingDependencyError("pyarrow (which reads parquet and Arrow files)", "hf") from None
     return pyarrow, pyarrow.compute
 
@@ -89,6 +89,7 @@ def file_schema(path: Path):
     check_input(path)
     try:
         if path.suffix.lower() == ".parquet":
+            # lazy: pyarrow comes with the hf extra; only parquet and Arrow inputs need it
             import pyarrow.parquet as pq
             schema = pq.read_schema(path)
         else:
@@ -128,6 +129,7 @@ def _read_columns(path: Path, columns: list[str]):
     check_input(path)
     try:
         if path.suffix.lower() == ".parquet":
+            # lazy: pyarrow comes with the hf extra; only parquet and Arrow inputs need it
             import pyarrow.parquet as pq
             with pq.ParquetFile(path) as parquet:
                 _check_parquet_metadata(path, parquet.metadata, columns)
@@ -286,7 +288,6 @@ class _Rules:
     def apply(self, bad: BadRows) -> np.ndarray:
         """The rows no rule refuses. With on_bad_row "error", the first refused row raises (with the
         first rule that refuses it); else each refused row is counted once, under its first rule."""
-        import numpy as np
         dropped = np.zeros(self.n, dtype=bool)
         if not self.rules:
             return ~dropped
@@ -322,7 +323,6 @@ def read_table(table, where: str, dataset: str, split: str, on_bad_row: str = "e
     id_column: the ids (integers or text); None: the row numbers, from 0.
     meta_columns: columns copied (as text) into each pair's `meta` where the table has them.
     """
-    import numpy as np
     pa, _ = _pyarrow()
     try:  # the layout of every buffer, before anything reads one (a file or a cache is untrusted)
         table.validate()
@@ -430,7 +430,6 @@ def _dictionary_decoded_size(values) -> int:
 def _text(values, name: str, where: str, rules: _Rules) -> list:
     """The Python strings of a string ChunkedArray; rows whose bytes are not UTF-8 are refused (and
     hold their text decoded with U+FFFD in the list, which is never used)."""
-    import numpy as np
     pa, _ = _pyarrow()
     out: list = []
     undecodable = np.zeros(len(values), dtype=bool)
@@ -458,7 +457,6 @@ def _text(values, name: str, where: str, rules: _Rules) -> list:
 
 def _sentences(table, name: str, where: str, rules: _Rules) -> list:
     """A premise or hypothesis column as Python strings, its null, undecodable and over-long rows refused."""
-    import numpy as np
     _, pc = _pyarrow()
     values = _as_text(column(table, name), name, where, "premises and hypotheses must be text")
     texts = _text(values, name, where, rules)
@@ -487,7 +485,6 @@ def _meta(table, name: str, where: str, rules: _Rules) -> list:
 def _labels(table, name: str, where: str, rules: _Rules, labels, label_names, label_map: Mapping[str, str],
             notes: list[str]) -> tuple[list, np.ndarray | None]:
     """(gold label or None per row, rows without a gold label to exclude, or None)."""
-    import numpy as np
     pa, pc = _pyarrow()
     values = column(table, name)
     n = len(values)
@@ -512,7 +509,6 @@ def _labels(table, name: str, where: str, rules: _Rules, labels, label_names, la
 def _scores(table, name: str, where: str, rules: _Rules, score_range, notes: list[str]) -> list:
     """A score column as text (floats in their shortest form: float32 3.8 is "3.8"), each checked
     by `score_problem`; null or empty cells are unlabeled, and so is a column of -1 alone."""
-    import numpy as np
     pa, pc = _pyarrow()
     values = column(table, name)
     if pa.types.is_floating(values.type) or pa.types.is_decimal(values.type):
@@ -550,7 +546,6 @@ def distinct_texts(table, name: str, where: str) -> list[str]:
 def _class_labels(values, name: str, where: str, rules: _Rules, labels, label_names, label_map,
                   notes: list[str]) -> tuple[list, np.ndarray | None]:
     """A ClassLabel column: integers -> names (mapped), -1 -> no gold label, or an unlabeled split."""
-    import numpy as np
     pa, pc = _pyarrow()
     _validated(values, name, where)
     if pa.types.is_unsigned_integer(values.type) and len(values):  # -1 does not fit; past int64 is out of range

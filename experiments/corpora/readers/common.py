@@ -15,6 +15,8 @@ from itertools import chain, count, repeat
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
+from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
+
 from nli_baselines.features.pair import Pair
 from nli_baselines.features.runtime.progress import ProgressSwitch
 
@@ -58,7 +60,6 @@ def _reading_bar(handle, path: Path):
     size = os.fstat(handle.fileno()).st_size
     if size < PROGRESS_MIN_BYTES:
         return None
-    from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
     return tqdm(total=size, desc=f"reading {Path(path).name}", unit="B", unit_scale=True, leave=False)
 
 
