@@ -11,13 +11,15 @@ are thin wrappers over these functions.
 """
 from __future__ import annotations
 
+from os import PathLike
 from pathlib import Path
+from typing import Mapping, Sequence
 
 import pandas as pd
 
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
-from nli_baselines.experiments.configuration.options import MAX_RESAMPLES
+from nli_baselines.experiments.configuration.options import MAX_RESAMPLES, for_command
 from nli_baselines.experiments.reports.explanations import explain_examples
 from nli_baselines.experiments.statistics.significance import compare_predictions
 
@@ -191,15 +193,219 @@ def _task_of(record: dict):
         raise UsageError(f"the record's task is not a task this suite declares ({exc})") from None
 
 
-def run(**options) -> RunResult:
-    """Train and evaluate a baseline, as `run.py` does; options as on its command line.
+def _given(params: dict, command: str, skip: tuple[str, ...] = ()) -> dict:
+    """The options a call set: a parameter left at its default is not given, as an option left off
+    the command line is not (the same type and value as the default counts as left off)."""
+    out = {}
+    for option in for_command(command, config_only=True):
+        value, default = params[option.name], option.default
+        if isinstance(value, list) and isinstance(default, tuple):
+            value = tuple(value)
+        same = (value is None and default in (None, {})  # the signature writes no label map as None
+                or type(value) is type(default) and value == default)
+        if not same:
+            out[option.name] = value
+    return out
+
+
+# BEGIN generated from the options table by tests/option_signatures.py: do not edit by hand
+def run(
+        *, dataset: str = "snli", source: str = "auto", train_split: str | None = None, dev_split: str | None = None,
+        test_split: str | None = None, revision: str | None = None, data_dir: str | PathLike[str] | None = None,
+        on_bad_row: str = "error", label_map: Mapping[str, str] | str | None = None, allow_unseen_labels: bool = False,
+        train_file: str | PathLike[str] | None = None, dev_file: str | PathLike[str] | None = None,
+        test_file: str | PathLike[str] | None = None, quoting: str = "auto", premise_column: str | None = None,
+        hypothesis_column: str | None = None, label_column: str = "label", target: str = "auto",
+        id_column: str | None = None, model: str = "lr", features: str | Sequence[str] = "lexicalized",
+        ablate: str | Sequence[str] = (), two_class: bool = False, paper_table: bool = False,
+        ablation_table: bool = False, artifact_table: bool = False, wordnet: bool = False, lowercase: bool = True,
+        tag_match: str = "first_letter", scale: str = "standard", bleu_smoothing: str = "exp", min_count: int = 3,
+        bins: int = 5, bin_integers: str = "values", C: float | Sequence[float] | str | None = None,
+        tune_on: str = "auto", cv_folds: int = 5, seed: int = 0, train_size: int | None = None, eval_split: str = "dev",
+        bootstrap: int = 0, top_features: int = 0, jobs: int = 1, backend: str = "local", scheduler: str | None = None,
+        quiet: bool = False,
+) -> RunResult:
+    """Train and evaluate a baseline, as `run.py` does: a `RunResult` (its table, record and fitted models).
 
         nb.run(dataset="sick", features="lexicalized", ablate=["cross_bigrams"])
         nb.run(dataset="rte3", paper_table=True, bootstrap=20)
         nb.run(train_file="train.csv", dev_file="dev.csv", label_column="gold")
+
+    A value an option does not take is a UsageError with the command line's message; passing an
+    option's default is the same as leaving it out.
+
+    Options, the command line's by name (--train-size is train_size):
+
+    dataset: corpus name (custom: given --train-file), or hf:NAME[:CONFIG] for a Hugging Face dataset: a hub name
+        (stanfordnlp/snli; read from the local cache when it has it, and only from there with HF_HUB_OFFLINE=1) or a
+        local directory (data files in the hub's layout, or a save_to_disk folder); names (default: "snli")
+    source: where a corpus the suite knows is read from: its official files (files), or its Hugging Face hub copy (hf;
+        same labels, splits and prediction files); auto: the files, except for a corpus only the hub has (anli)
+        (default: "auto")
+    train_split: the Hugging Face dataset's split to train on (default: found by name: train, else the one train_*); a+b
+        joins several (default: None)
+    dev_split: its dev split (default: validation, dev, valid or val, else validation_matched or dev_matched, else the
+        one validation_*, dev_*, ...) (default: None)
+    test_split: its test split (default: test, else test_matched, else the one test_*); predict.py: the split of --input
+        hf:NAME to label (default: None)
+    revision: the hub dataset's revision: a branch, tag or commit (default: the latest; offline, the cached copy, which
+        must be the commit given) (default: None)
+    data_dir: where corpora live (default: $NLI_DATA_DIR, else ./data) (default: None)
+    on_bad_row: stop at the first malformed row, or skip and count it (default: "error")
+    label_map: rename gold labels, e.g. yes=entailment,no=not_entailment (two-class models such as edit distance read
+        entailment/not_entailment) (default: None)
+    allow_unseen_labels: warn instead of stopping when dev or test has labels that training never shows (default: False)
+    train_file: training pairs (.tsv, .csv, .jsonl, .parquet or .arrow with named columns) (default: None)
+    dev_file: dev pairs, which choose settings and are scored (default: None)
+    test_file: test pairs (--eval-split test, or predictions) (default: None)
+    quoting: how the quotes of a .tsv or .csv file are read: csv (a cell in quotes may hold tabs, commas, line breaks),
+        none (quotes are text, as in GLUE's TSV files), or auto: CSV for .csv; for .tsv, what the file shows (said in a
+        note) (default: "auto")
+    premise_column: default: found among premise/hypothesis, sentence1/sentence2, sentence_A/sentence_B, text_a/text_b,
+        question/sentence, ...; a dotted path names a nested JSON field or struct field (input.premise) (default: None)
+    hypothesis_column: see --premise-column (default: None)
+    label_column: the gold label's column (default: "label")
+    target: what the label column holds: classes, or scores to regress on; auto: scores when every value is a number and
+        one is not whole or more than 10 are distinct (said in one line) (default: "auto")
+    id_column: default: found among id, idx, pairID, pair_id, uid, else the data rows' indices from 0, as GLUE's index
+        column (row numbers in parquet, Arrow and Hugging Face data) (default: None)
+    model: the classifier (default: "lr")
+    features: a feature group or a comma list of groups and types (default: "lexicalized")
+    ablate: remove a feature type or group (repeatable) (default: ())
+    two_class: entailment vs not_entailment (default: False)
+    paper_table: the paper's rows in one run: lexicalized, unigrams only, unlexicalized, edit distance, two-class LR
+        (and majority) (default: False)
+    ablation_table: the full set and each feature type ablated once (default: False)
+    artifact_table: annotation artifacts: majority, hypothesis-only, premise-only, unlexicalized, lexicalized and
+        strongest, each against the majority class and hypothesis-only (McNemar's p) (default: False)
+    wordnet: edit distance: let CV choose whether substituting a WordNet synonym or hypernym (on lemmas) is free, as
+        EOP's lemma + WordNet configuration does (default: False)
+    lowercase: compare and name words in lowercase (default: True)
+    tag_match: what 'share a POS tag' compares in cross features: exact PTB tags, or their first letters (NN ~ NNS)
+        (default: "first_letter")
+    scale: scaling of the real-valued features (bleu, length_diff, overlap) (default: "standard")
+    bleu_smoothing: sacrebleu smoothing method of the bleu feature (default: "exp")
+    min_count: keep an indicator feature only if at least this many training pairs have it (default: 3)
+    bins: indicator copies of each real-valued feature: at most this many quantile bins fitted on train (0: none)
+        (default: 5)
+    bin_integers: bins of whole-number features (length difference, counts): one per value seen in training, or
+        quantiles (default: "values")
+    C: candidate inverse regularization strengths of logistic regression (default: the model's grid) (default: None)
+    tune_on: what chooses C and the other settings: the dev split, or k-fold CV on train; auto: CV when the training
+        split is larger than dev and below 50,000 pairs (the steadier judge there), else dev; edit distance tunes on
+        train (default: "auto")
+    cv_folds: folds of cross-validation (settings by --tune-on cv; scores where a corpus has no dev split) (default: 5)
+    seed: seeds sampling, folds and resamples (default: 0)
+    train_size: train on a seeded random sample of N pairs (default: None)
+    eval_split: split to score: dev (a corpus without dev is cross-validated), test, or a split's name (default: "dev")
+    bootstrap: refit on N resamples of the training set and report the spread of the score (default: 0)
+    top_features: print the K highest-weighted features per class, as words (default: 0)
+    jobs: parallel workers for grids and tagging; -1: one per core (default: 1)
+    backend: where grids run: local joblib workers, or a Dask cluster (needs --scheduler) (default: "local")
+    scheduler: Dask scheduler address, e.g. tcp://host:8786 (default: None)
+    quiet: no progress output; print the result table only (default: False)
     """
-    config = RunConfig("run", **options)
+    config = RunConfig("run", **_given(locals(), "run"))
     return RunResult(run_experiment(config), config)
+
+
+def learning_curve(
+        *, dataset: str = "snli", source: str = "auto", train_split: str | None = None, dev_split: str | None = None,
+        test_split: str | None = None, revision: str | None = None, data_dir: str | PathLike[str] | None = None,
+        on_bad_row: str = "error", label_map: Mapping[str, str] | str | None = None, allow_unseen_labels: bool = False,
+        train_file: str | PathLike[str] | None = None, dev_file: str | PathLike[str] | None = None,
+        test_file: str | PathLike[str] | None = None, quoting: str = "auto", premise_column: str | None = None,
+        hypothesis_column: str | None = None, label_column: str = "label", target: str = "auto",
+        id_column: str | None = None, model: str = "lr", features: str | Sequence[str] = "lexicalized",
+        ablate: str | Sequence[str] = (), two_class: bool = False, wordnet: bool = False, lowercase: bool = True,
+        tag_match: str = "first_letter", scale: str = "standard", bleu_smoothing: str = "exp", min_count: int = 3,
+        bins: int = 5, bin_integers: str = "values", C: float | Sequence[float] | str | None = None,
+        tune_on: str = "auto", cv_folds: int = 5, seed: int = 0, train_size: int | None = None, eval_split: str = "dev",
+        sizes: str | Sequence[int | str] = "1,10,100,1000,10000,all", seeds: int = 3,
+        configs: str | Sequence[str] | None = None, reference: str | None = None, jobs: int = 1, backend: str = "local",
+        scheduler: str | None = None, quiet: bool = False, out: str | PathLike[str] | None = None,
+        overwrite: bool = False,
+) -> CurveResult:
+    """Accuracy against training-set size, as `learning_curves/run.py` draws it: a `CurveResult`.
+
+        nb.learning_curve(dataset="sick", sizes="10,100,1000,all", seeds=3)
+
+    out: a directory where points are saved as they finish (`curve.csv`); the same call resumes.
+    overwrite: start again in `out` instead of resuming.
+
+    Options, the command line's by name (--train-size is train_size):
+
+    dataset: corpus name (custom: given --train-file), or hf:NAME[:CONFIG] for a Hugging Face dataset: a hub name
+        (stanfordnlp/snli; read from the local cache when it has it, and only from there with HF_HUB_OFFLINE=1) or a
+        local directory (data files in the hub's layout, or a save_to_disk folder); names (default: "snli")
+    source: where a corpus the suite knows is read from: its official files (files), or its Hugging Face hub copy (hf;
+        same labels, splits and prediction files); auto: the files, except for a corpus only the hub has (anli)
+        (default: "auto")
+    train_split: the Hugging Face dataset's split to train on (default: found by name: train, else the one train_*); a+b
+        joins several (default: None)
+    dev_split: its dev split (default: validation, dev, valid or val, else validation_matched or dev_matched, else the
+        one validation_*, dev_*, ...) (default: None)
+    test_split: its test split (default: test, else test_matched, else the one test_*); predict.py: the split of --input
+        hf:NAME to label (default: None)
+    revision: the hub dataset's revision: a branch, tag or commit (default: the latest; offline, the cached copy, which
+        must be the commit given) (default: None)
+    data_dir: where corpora live (default: $NLI_DATA_DIR, else ./data) (default: None)
+    on_bad_row: stop at the first malformed row, or skip and count it (default: "error")
+    label_map: rename gold labels, e.g. yes=entailment,no=not_entailment (two-class models such as edit distance read
+        entailment/not_entailment) (default: None)
+    allow_unseen_labels: warn instead of stopping when dev or test has labels that training never shows (default: False)
+    train_file: training pairs (.tsv, .csv, .jsonl, .parquet or .arrow with named columns) (default: None)
+    dev_file: dev pairs, which choose settings and are scored (default: None)
+    test_file: test pairs (--eval-split test, or predictions) (default: None)
+    quoting: how the quotes of a .tsv or .csv file are read: csv (a cell in quotes may hold tabs, commas, line breaks),
+        none (quotes are text, as in GLUE's TSV files), or auto: CSV for .csv; for .tsv, what the file shows (said in a
+        note) (default: "auto")
+    premise_column: default: found among premise/hypothesis, sentence1/sentence2, sentence_A/sentence_B, text_a/text_b,
+        question/sentence, ...; a dotted path names a nested JSON field or struct field (input.premise) (default: None)
+    hypothesis_column: see --premise-column (default: None)
+    label_column: the gold label's column (default: "label")
+    target: what the label column holds: classes, or scores to regress on; auto: scores when every value is a number and
+        one is not whole or more than 10 are distinct (said in one line) (default: "auto")
+    id_column: default: found among id, idx, pairID, pair_id, uid, else the data rows' indices from 0, as GLUE's index
+        column (row numbers in parquet, Arrow and Hugging Face data) (default: None)
+    model: the classifier (default: "lr")
+    features: a feature group or a comma list of groups and types (default: "lexicalized")
+    ablate: remove a feature type or group (repeatable) (default: ())
+    two_class: entailment vs not_entailment (default: False)
+    wordnet: edit distance: let CV choose whether substituting a WordNet synonym or hypernym (on lemmas) is free, as
+        EOP's lemma + WordNet configuration does (default: False)
+    lowercase: compare and name words in lowercase (default: True)
+    tag_match: what 'share a POS tag' compares in cross features: exact PTB tags, or their first letters (NN ~ NNS)
+        (default: "first_letter")
+    scale: scaling of the real-valued features (bleu, length_diff, overlap) (default: "standard")
+    bleu_smoothing: sacrebleu smoothing method of the bleu feature (default: "exp")
+    min_count: keep an indicator feature only if at least this many training pairs have it (default: 3)
+    bins: indicator copies of each real-valued feature: at most this many quantile bins fitted on train (0: none)
+        (default: 5)
+    bin_integers: bins of whole-number features (length difference, counts): one per value seen in training, or
+        quantiles (default: "values")
+    C: candidate inverse regularization strengths of logistic regression (default: the model's grid) (default: None)
+    tune_on: what chooses C and the other settings: the dev split, or k-fold CV on train; auto: CV when the training
+        split is larger than dev and below 50,000 pairs (the steadier judge there), else dev; edit distance tunes on
+        train (default: "auto")
+    cv_folds: folds of cross-validation (settings by --tune-on cv; scores where a corpus has no dev split) (default: 5)
+    seed: seeds sampling, folds and resamples (default: 0)
+    train_size: train on a seeded random sample of N pairs (default: None)
+    eval_split: split to score: dev (a corpus without dev is cross-validated), test, or a split's name (default: "dev")
+    sizes: training sizes; 'all' = the whole split (default: "1,10,100,1000,10000,all")
+    seeds: random samples per size (default: 3)
+    configs: comma list of curves: a feature group or type (--model reads it), several joined by '+'
+        (lexicalized+negation), MODEL:FEATURES, or a model that reads pairs; default: --features when given, else
+        lexicalized,unlexicalized (default: None)
+    reference: draw published points for comparison (default: None)
+    jobs: parallel workers for grids and tagging; -1: one per core (default: 1)
+    backend: where grids run: local joblib workers, or a Dask cluster (needs --scheduler) (default: "local")
+    scheduler: Dask scheduler address, e.g. tcp://host:8786 (default: None)
+    quiet: no progress output; print the result table only (default: False)
+    """
+    config = RunConfig("curve", **_given(locals(), "curve", skip=("out", "overwrite")))
+    return CurveResult(draw(config, out, overwrite=overwrite), config)
+# END generated
 
 
 class CurveResult:
@@ -227,16 +433,6 @@ class CurveResult:
 
     def __repr__(self) -> str:
         return self.table()
-
-
-def learning_curve(*, out: Path | str | None = None, overwrite: bool = False, **options) -> CurveResult:
-    """Accuracy against training-set size, as `learning_curves/run.py` draws it; options as on its
-    command line (`sizes`, `seeds`, `configs`, and the run's data, feature and selection options).
-
-    out: a directory where points are saved as they finish (`curve.csv`); the same call resumes.
-    """
-    config = RunConfig("curve", **options)
-    return CurveResult(draw(config, out, overwrite=overwrite), config)
 
 
 def load_model(path: Path | str):

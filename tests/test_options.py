@@ -120,3 +120,59 @@ def test_help_lists_every_group():
         assert f"\n{group}" in text
     assert "--glue-out" in text and "--superglue-out" in text  # from the prediction formats' registry
     assert isinstance(build_parser("curve"), argparse.ArgumentParser)
+
+
+# ------------------------------------------------------------------ the API's signatures and RunConfig's fields
+
+
+def test_the_generated_signatures_follow_the_options_table():
+    from tests.option_signatures import REPO, expected
+    stale = [str(path.relative_to(REPO)) for path, text in expected().items() if path.read_text(encoding="utf-8") != text]
+    assert not stale, f"{', '.join(stale)} no longer match the options table: run python -m tests.option_signatures"
+
+
+@pytest.mark.parametrize("function, command, extra", [("run", "run", set()),
+                                                      ("learning_curve", "curve", {"out", "overwrite"})])
+def test_the_api_shows_every_option_with_its_default(function, command, extra):
+    import nli_baselines as nb
+    params = inspect.signature(getattr(nb, function)).parameters
+    table = {o.name: o for o in for_command(command, config_only=True)}
+    assert set(params) == set(table) | extra
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY and p.annotation != inspect.Parameter.empty
+               for p in params.values())
+    assert {n: params[n].default for n in table} == {n: None if o.default == {} else o.default for n, o in table.items()}
+    doc = inspect.getdoc(getattr(nb, function))
+    assert all(f"\n{name}: " in doc for name in table)
+
+
+def test_the_config_is_a_frozen_dataclass_with_a_field_per_option():
+    import dataclasses
+    config = RunConfig(dataset="sick", ablate="cross_bigrams")
+    names = {f.name for f in dataclasses.fields(RunConfig)}
+    assert names == {o.name for o in options().values() if o.config} | {"command", "given", "notes"}
+    assert config.ablate == ("cross_bigrams",) and config.given == {"dataset", "ablate"}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.dataset = "snli"
+    assert config.replace(seed=3).seed == 3 and config.seed == 0
+
+
+@pytest.mark.parametrize("args, given", [
+    (["--cv-folds", "1"], {"cv_folds": 1}), (["--seed", "-1"], {"seed": -1}),
+    (["--tag-match", "second"], {"tag_match": "second"}), (["--C", "0,1"], {"C": "0,1"}),
+    (["--label-map", "yes"], {"label_map": "yes"}), (["--dataset", "snly"], {"dataset": "snly"}),
+])
+def test_the_command_line_and_python_refuse_a_value_in_the_same_words(cli, args, given):
+    import nli_baselines as nb
+    done = cli("run", *args, "--quiet")
+    with pytest.raises(UsageError) as refused:
+        nb.run(**given, quiet=True)
+    assert done.returncode == 2 and done.stderr.strip() == f"error: {refused.value}"
+
+
+def test_an_option_at_its_default_counts_as_not_given():
+    from nli_baselines.experiments.api import _given
+    params = {o.name: o.default for o in for_command("run", config_only=True)}
+    assert _given({**params, "label_map": None, "ablate": [], "seed": 0, "dataset": "sick"}, "run") == {
+        "dataset": "sick"}
+    # a value of another type is given, and checked: False is not the seed 0
+    assert _given({**params, "seed": False}, "run") == {"seed": False}

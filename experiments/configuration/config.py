@@ -3,6 +3,7 @@ options table (`configuration.options`) and recorded verbatim in the run's JSON 
 from __future__ import annotations
 
 import difflib
+from dataclasses import dataclass
 from typing import Any
 
 from nli_baselines.features.options import OPTIONS
@@ -19,31 +20,92 @@ HUB_OPTIONS = ("train_split", "dev_split", "test_split", "revision")  # a Huggin
 TABLES = ("paper_table", "ablation_table", "artifact_table")  # the runs that fit several rows
 
 
+@dataclass(frozen=True, init=False, eq=False, repr=False)
 class RunConfig:
     """The settings of a run (`command="run"`), a learning curve (`"curve"`) or a prediction
-    (`"predict"`): the table's options for that command, by name, as `experiments.run` and the
-    command lines take them. Missing options take their defaults; a value an option does not
-    take, or a name no option has, is a UsageError naming the flag.
+    (`"predict"`): the table's options for that command, by name, as `nb.run` and the command
+    lines take them. Missing options take their defaults; a value an option does not take, or a
+    name no option has, is a UsageError naming the flag. Frozen: `replace` makes a changed copy.
 
         config = RunConfig(dataset="sick", features="lexicalized", ablate=["cross_bigrams"])
         config.ablate   # ('cross_bigrams',)
+
+    Every option of every command is a field (an option of another command keeps its default);
+    `given` holds the names the caller set, `notes` what the run will say about them.
     """
+
+    command: str
+    # BEGIN generated from the options table by tests/option_signatures.py: do not edit by hand
+    dataset: str
+    source: str
+    train_split: str | None
+    dev_split: str | None
+    test_split: str | None
+    revision: str | None
+    data_dir: str | None
+    on_bad_row: str
+    label_map: dict[str, str]
+    allow_unseen_labels: bool
+    train_file: str | None
+    dev_file: str | None
+    test_file: str | None
+    quoting: str
+    premise_column: str | None
+    hypothesis_column: str | None
+    label_column: str
+    target: str
+    id_column: str | None
+    model: str
+    features: str
+    ablate: tuple[str, ...]
+    two_class: bool
+    paper_table: bool
+    ablation_table: bool
+    artifact_table: bool
+    wordnet: bool
+    lowercase: bool
+    tag_match: str
+    scale: str
+    bleu_smoothing: str
+    min_count: int
+    bins: int
+    bin_integers: str
+    C: tuple[float, ...] | None
+    tune_on: str
+    cv_folds: int
+    seed: int
+    train_size: int | None
+    eval_split: str
+    bootstrap: int
+    top_features: int
+    sizes: tuple[str, ...]
+    seeds: int
+    configs: tuple[str, ...] | None
+    reference: str | None
+    jobs: int
+    backend: str
+    scheduler: str | None
+    quiet: bool
+    # END generated
+    given: frozenset[str]
+    notes: list[str]  # options given that this run does not use: said, not silently dropped
 
     def __init__(self, command: str = "run", **given: Any):
         table = {o.name: o for o in for_command(command, config_only=True)}
         for name in given:
             if name not in table:
                 raise UsageError(unknown_option(name, command))
-        values = {}
-        for name, option in table.items():
+        for option in options().values():
+            if not option.config:
+                continue
             try:
-                values[name] = option.check(given[name]) if name in given else option.default
+                value = option.check(given[option.name]) if option.name in given else option.default
             except OptionError as exc:
                 raise UsageError(str(exc)) from None
-        self.__dict__.update(values)
-        self.command = command
-        self.given = frozenset(given)  # what the user set, as opposed to defaults
-        self.notes: list[str] = []  # options given that this run does not use: said, not silently dropped
+            object.__setattr__(self, option.name, value)
+        object.__setattr__(self, "command", command)
+        object.__setattr__(self, "given", frozenset(given))  # what the user set, as opposed to defaults
+        object.__setattr__(self, "notes", [])
         self._check_together()
 
     def _check_together(self) -> None:
@@ -68,7 +130,7 @@ class RunConfig:
                 raise UsageError(f"--{files[0].replace('_', '-')} reads pairs of your own, but --dataset is "
                                  f"{self.dataset!r}: drop --dataset (your files are the corpus), or give "
                                  "--dataset custom")
-            self.__dict__["dataset"] = "custom"
+            object.__setattr__(self, "dataset", "custom")
         if self.dataset != "custom" and "quoting" in self.given:
             raise UsageError(f"--quoting says how your own .tsv and .csv files are read (--train-file ...); "
                              f"{self.dataset!r} is read by its own reader")

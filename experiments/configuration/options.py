@@ -73,6 +73,7 @@ def count(minimum: int, maximum: int | None = None) -> Callable[[Any], int]:
             raise ValueError(f"expected a number of at most {maximum:,}, got {number:,}")
         return number
     parse.kind = f"count>={minimum}"
+    parse.accepts, parse.stores = "int", "int"
     return parse
 
 
@@ -84,12 +85,18 @@ def flag(value) -> bool:
     raise ValueError(f"expected True or False, got {value!r}")
 
 
+flag.accepts = flag.stores = "bool"
+
+
 def text(value) -> str | None:
     if value is None:
         return None
     if not isinstance(value, str):
         raise ValueError(f"expected text, got {value!r}")
     return value
+
+
+text.accepts = text.stores = "str"
 
 
 def feature_spec(value) -> str:
@@ -101,6 +108,9 @@ def feature_spec(value) -> str:
     raise ValueError(f"expected a feature group, a type, or a comma list of them, got {value!r}")
 
 
+feature_spec.accepts, feature_spec.stores = "str | Sequence[str]", "str"
+
+
 def path(value) -> str | None:
     """A file or directory name (pathlib paths welcome); empty means not given."""
     if value is None:
@@ -110,6 +120,9 @@ def path(value) -> str | None:
     if not isinstance(value, str):
         raise ValueError(f"expected a path, got {value!r}")
     return value or None
+
+
+path.accepts, path.stores = "str | PathLike[str]", "str"
 
 
 def names(value) -> tuple[str, ...]:
@@ -125,6 +138,9 @@ def names(value) -> tuple[str, ...]:
     return tuple(out)
 
 
+names.accepts, names.stores = "str | Sequence[str]", "tuple[str, ...]"
+
+
 def grid(value) -> tuple[float, ...]:
     """Positive, finite numbers, from a list or `0.1,1,3`."""
     items = value.split(",") if isinstance(value, str) else ([value] if isinstance(value, (int, float)) else value)
@@ -135,6 +151,9 @@ def grid(value) -> tuple[float, ...]:
     if not values or not all(math.isfinite(v) and v > 0 for v in values):
         raise ValueError(f"takes positive, finite numbers, not {value!r}")
     return values
+
+
+grid.accepts, grid.stores = "float | Sequence[float] | str", "tuple[float, ...]"
 
 
 def label_map(value) -> dict[str, str]:
@@ -162,6 +181,9 @@ def label_map(value) -> dict[str, str]:
     return mapping
 
 
+label_map.accepts, label_map.stores = "Mapping[str, str] | str", "dict[str, str]"
+
+
 def resolve_jobs(jobs: int, note=lambda message: print(f"note: {message}", file=sys.stderr)) -> int:
     """Workers to start: -1 means one per core, and more than the cores is capped at the cores
     (`note` says so): extra local processes only add start-up time and memory."""
@@ -185,6 +207,9 @@ def jobs(value) -> int:
         raise ValueError(str(exc).replace("--jobs takes", "takes")) from None
 
 
+jobs.accepts = jobs.stores = "int"
+
+
 def sizes(value) -> tuple[str, ...]:
     """Training sizes: whole numbers of at least 1, or "all" (`1,10,100,all`)."""
     items = [s.strip() for s in value.split(",")] if isinstance(value, str) else [str(v).strip() for v in value]
@@ -199,6 +224,9 @@ def sizes(value) -> tuple[str, ...]:
     return tuple(items)
 
 
+sizes.accepts, sizes.stores = "str | Sequence[int | str]", "tuple[str, ...]"
+
+
 def configs(value) -> tuple[str, ...] | None:
     """Curves: `lexicalized,unlexicalized`, `lexicalized+negation`, `MODEL:FEATURES`, a pairs model."""
     if value is None:
@@ -207,6 +235,9 @@ def configs(value) -> tuple[str, ...] | None:
     if not items:
         raise ValueError("no curve given")
     return items
+
+
+configs.accepts, configs.stores = "str | Sequence[str]", "tuple[str, ...]"
 
 
 def choice(values: Callable[[], tuple] | tuple) -> Callable[[Any], Any]:
@@ -219,6 +250,7 @@ def choice(values: Callable[[], tuple] | tuple) -> Callable[[Any], Any]:
             raise ValueError(f"must be one of {', '.join(map(str, allowed))}; got {value!r}{hint}")
         return value
     parse.choices = values
+    parse.accepts = parse.stores = "str"
     return parse
 
 
@@ -270,6 +302,16 @@ class RunOption:
         values = getattr(self.parse, "choices", None)
         return tuple(values() if callable(values) else values) if values is not None else None
 
+    @property
+    def accepts(self) -> str:
+        """The type a Python caller may pass, as an annotation (API signatures are generated from it)."""
+        return self.parse.accepts + (" | None" if self.default is None else "")
+
+    @property
+    def stores(self) -> str:
+        """The type `RunConfig` keeps, as an annotation."""
+        return self.parse.stores + (" | None" if self.default is None else "")
+
 
 def _corpus_names() -> tuple[str, ...]:
     return tuple(sorted(CORPORA)) + ("custom",)
@@ -295,6 +337,7 @@ def dataset_name(value) -> str:
 
 _known_corpus = choice(_corpus_names)
 dataset_name.choices = _corpus_names
+dataset_name.accepts = dataset_name.stores = "str"
 
 
 def _sources() -> tuple[str, ...]:
