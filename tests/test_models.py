@@ -166,7 +166,7 @@ def test_newton_pcg_reaches_scikit_learns_optimum(C):
     # and 1.2e-9 (tol 1e-5) relative.
     from sklearn.linear_model import LogisticRegression
 
-    from nli_baselines.models.logistic import objective
+    from nli_baselines.models.newton_pcg import objective
     X, y = _sparse_problem()
     codes = np.unique(y, return_inverse=True)[1]
     reference = LogisticRegression(C=C, solver="newton-cg", tol=1e-10, max_iter=1000).fit(X.astype(np.float64), y)
@@ -284,7 +284,7 @@ def test_newton_pcg_with_no_feature_present_fits_the_class_frequencies():
 def test_unconverged_fit_says_so_and_warm_start_resumes():
     from sklearn.exceptions import ConvergenceWarning
 
-    from nli_baselines.models.logistic import objective
+    from nli_baselines.models.newton_pcg import objective
     X, y = _sparse_problem(seed=1)
     with pytest.warns(ConvergenceWarning, match="max_iter=1"):
         model = LogisticClassifier(C=10.0, solver="newton-pcg", max_iter=1).fit(X, y)
@@ -334,14 +334,14 @@ def test_newton_pcg_block_of_dense_columns_inverts_the_hessian_there():
     # restricted to those parameters, as the Hessian-vector product computes it.
     import scipy.sparse as sp
 
-    from nli_baselines.models.logistic import _Newton
+    from nli_baselines.models.newton_pcg import NewtonProblem
     rng = np.random.default_rng(5)
     bins = np.eye(4)[rng.integers(0, 4, 60)]  # a one-hot group: its columns sum to the intercept's
     rare = np.zeros((60, 6))
     rare[rng.choice(60, (6, 2), replace=False).T, np.arange(6)] = 1.0  # two rows each: under 5%
     X = sp.csr_matrix(np.hstack([rng.normal(size=(60, 1)), bins, rare]).astype(np.float32))
     codes = rng.integers(0, 3, 60)
-    problem = _Newton(X, codes, 3)
+    problem = NewtonProblem(X, codes, 3)
     assert set(problem.used[problem.block]) == {0, 1, 2, 3, 4}  # the rare columns stay diagonal
     P = rng.dirichlet(np.ones(3), size=60)
     lam = 1e-3
@@ -373,7 +373,7 @@ def test_newton_pcg_block_of_dense_columns_inverts_the_hessian_there():
 def test_newton_products_with_dense_columns_equal_scipy_s(threads):
     # Columns in most rows are kept as a dense block after the sparse ones (`DENSE_SHARE`), and
     # squared a slice at a time for the Hessian's diagonal: the products must not change.
-    from nli_baselines.models.logistic import DENSE_SHARE, _Products, _Squared
+    from nli_baselines.models.newton_pcg import DENSE_SHARE, _Products, _Squared
     rng = np.random.default_rng(0)
     sparse = sp.random(400, 30, density=0.05, random_state=1, dtype=np.float32).toarray()
     dense = rng.normal(size=(400, 4)).astype(np.float32)
@@ -401,14 +401,14 @@ def test_newton_pcg_splits_its_elementwise_steps_without_changing_a_bit(monkeypa
     # Promised on every CPU: the steps are numpy's elementwise operations, each value rounded
     # alone, never a BLAS kernel's (CI runs this with OpenBLAS's Haswell kernel and with numpy's
     # SIMD loops off: `.ci/run`).
-    from nli_baselines.models import logistic
-    from nli_baselines.models.logistic import _Products
+    from nli_baselines.models import newton_pcg
+    from nli_baselines.models.newton_pcg import _Products
     X, y = _sparse_problem()
     whole = LogisticClassifier(C=1.0, solver="newton-pcg", n_jobs=2)
-    monkeypatch.setattr(logistic, "_PARTS_FROM", 10 ** 12)
+    monkeypatch.setattr(newton_pcg, "_PARTS_FROM", 10 ** 12)
     expected = whole.fit(X, y).model_
-    monkeypatch.setattr(logistic, "_PARTS_FROM", 1)
-    monkeypatch.setattr(logistic, "_ALIGNED", 8)
+    monkeypatch.setattr(newton_pcg, "_PARTS_FROM", 1)
+    monkeypatch.setattr(newton_pcg, "_ALIGNED", 8)
     seen = []
     steps = _Products.in_parts
 
@@ -430,7 +430,7 @@ def test_newton_pcg_axpy_rounds_the_product_first_wherever_a_part_begins():
     # as Python's floats do it. BLAS's daxpy fused the two (one rounding) in the vector loop of
     # its FMA kernels (Haswell, Zen, SkylakeX) and not in its scalar loop over a short part's
     # values, so bits depended on the CPU and on where a part began: this failed with it.
-    from nli_baselines.models.logistic import _axpy
+    from nli_baselines.models.newton_pcg import _axpy
     rng = np.random.default_rng(0)
     x, y, a = rng.standard_normal(1_003), rng.standard_normal(1_003), 0.3712345
     expected = np.array([yi + a * xi for xi, yi in zip(x.tolist(), y.tolist())])
@@ -466,7 +466,7 @@ def test_newton_pcg_threads_count_the_cores_this_process_may_use():
     import subprocess
     import sys
     code = ("import os; os.sched_setaffinity(0, {min(os.sched_getaffinity(0))}); "
-            "from nli_baselines.models.logistic import _threads; print(_threads(None))")
+            "from nli_baselines.models.newton_pcg import threads; print(threads(None))")
     env = {k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"}
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120,
                           cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -481,7 +481,7 @@ def test_newton_pcg_parts_are_all_finished_before_an_error_leaves_in_parts():
     import time
     from concurrent.futures import ThreadPoolExecutor
 
-    from nli_baselines.models.logistic import _PARTS_FROM, _Products
+    from nli_baselines.models.newton_pcg import _PARTS_FROM, _Products
     products = _Products.__new__(_Products)
     products.pool, products.lanes = ThreadPoolExecutor(1), 2
     finished = threading.Event()
@@ -506,10 +506,10 @@ def test_newton_products_hold_the_rows_of_x_transposed_entry_for_entry(threads, 
     # _Products builds X.T a block of features or a slice of rows at a time, never X.T.tocsr()
     # whole: its blocks must still hold X.T's rows with their entries in the same order (so that
     # every product sums alike), duplicates, explicit zeros and unsorted rows included.
-    from nli_baselines.models import logistic
-    from nli_baselines.models.logistic import DENSE_SHARE, _Newton
-    monkeypatch.setattr(logistic, "_SLICE", 40)  # many slices, even of this small matrix
-    monkeypatch.setattr(logistic, "BLOCK_ROWS", 50)  # the preconditioner samples every 3rd row
+    from nli_baselines.models import newton_pcg
+    from nli_baselines.models.newton_pcg import DENSE_SHARE, NewtonProblem
+    monkeypatch.setattr(newton_pcg, "_SLICE", 40)  # many slices, even of this small matrix
+    monkeypatch.setattr(newton_pcg, "BLOCK_ROWS", 50)  # the preconditioner samples every 3rd row
     rng = np.random.default_rng(2)
     n, d = 120, 30
     rows = [rng.permutation(np.concatenate([rng.integers(0, d - 1, rng.integers(0, 8)),  # repeats: duplicates
@@ -525,7 +525,7 @@ def test_newton_products_hold_the_rows_of_x_transposed_entry_for_entry(threads, 
     features = np.flatnonzero(counts)
     dense = counts[features] >= DENSE_SHARE * n
     St, Dt = Xt[features[~dense]], Xt[features[dense]].toarray()
-    problem = _Newton(X, rng.integers(0, 3, n), 3, threads)
+    problem = NewtonProblem(X, rng.integers(0, 3, n), 3, threads)
     products = problem.products
     assert products.features.tolist() == [*features[~dense], *features[dense]] and dense.sum() == 2
     np.testing.assert_array_equal(products.counts, counts[products.features])
@@ -542,7 +542,7 @@ def test_newton_products_hold_the_rows_of_x_transposed_entry_for_entry(threads, 
             np.testing.assert_array_equal(block, Dt[lo - St.shape[0]:hi - St.shape[0]])
     problem.close()
     for matrix in (X, X.toarray()):  # the preconditioner's block: every 3rd row of its columns, then ones
-        problem = _Newton(matrix, rng.integers(0, 3, n), 3, threads)
+        problem = NewtonProblem(matrix, rng.integers(0, 3, n), 3, threads)
         sampled = matrix[::3][:, problem.used[problem.block]]
         expected = np.hstack([sampled.toarray() if sp.issparse(sampled) else sampled, np.ones((40, 1))])
         np.testing.assert_array_equal(problem.block_matrix, expected.astype(np.float32))

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import numpy as np
 
-from nli_baselines.features import PairFeaturizer
-
 from benchmarks.synthetic import generate_pairs
 from nli_baselines.experiments.outputs.records import peak_rss_bytes
+from nli_baselines.features import PairFeaturizer
+
 from . import log
 
 CONVERGENCE_PAIRS = 100_000
@@ -32,12 +32,11 @@ def _pipeline(data_dir: str, C: float | None, reference: bool, queue) -> None:
     """The end-to-end stages in a fresh process (so its peak RSS is the pipeline's own)."""
     import json as _json
 
-    from nli_baselines.models import LogisticClassifier
-    from nli_baselines.models.logistic import SPEC
-
     from nli_baselines.experiments.corpora import get_corpus
     from nli_baselines.experiments.corpora.readers.snli import tokens_and_tags
     from nli_baselines.experiments.engine.selection import choose
+    from nli_baselines.models import LogisticClassifier
+    from nli_baselines.models.logistic import SPEC
     stages, detail = {}, {}
     corpus = get_corpus("snli")
     started = time.perf_counter()
@@ -136,7 +135,7 @@ def _convergence_check(X, y, X_dev, y_dev, C: float, size: int = CONVERGENCE_PAI
     from sklearn.linear_model import LogisticRegression
 
     from nli_baselines.models import LogisticClassifier
-    from nli_baselines.models.logistic import objective
+    from nli_baselines.models.newton_pcg import objective
     rows = np.sort(np.random.default_rng([0, size]).choice(X.shape[0], min(size, X.shape[0]), replace=False))
     Xs, ys = X[rows], y[rows]
     classes, codes = np.unique(ys, return_inverse=True)
