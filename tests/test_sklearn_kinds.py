@@ -2,57 +2,22 @@
 restores to identical predictions, and hostile states are refused before any estimator runs."""
 from __future__ import annotations
 
-import functools
 import json
 import time
-import warnings
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
-from sklearn.ensemble import ExtraTreesClassifier, HistGradientBoostingClassifier, RandomForestClassifier
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.linear_model import LogisticRegression, Perceptron, RidgeClassifier, SGDClassifier
-from sklearn.naive_bayes import BernoulliNB, ComplementNB, GaussianNB, MultinomialNB
+from sklearn.ensemble import HistGradientBoostingClassifier, RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
 from sklearn.neighbors import KNeighborsClassifier
-from sklearn.neural_network import MLPClassifier
-from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.tree._tree import NODE_DTYPE
 from threadpoolctl import threadpool_limits
 
 from nli_baselines.features.storage.schema import ARRAY, Part, Reader, Schema, Sizes, StateError, Writer
 from nli_baselines.models.sklearn_kinds import HIST_GRADIENT_BOOSTING, LOGISTIC_REGRESSION, SKLEARN_KINDS, kind_of
-
-N_FEATURES = 12
-LABELS = ("contradiction", "entailment", "neutral")
-
-# Each kind with the constructor parameters its factory would use (non-default ones where
-# prediction depends on them).
-FACTORIES = {
-    "logistic": lambda: LogisticRegression(C=0.5),
-    "logistic-no-intercept": lambda: LogisticRegression(fit_intercept=False),
-    "linear-svc": lambda: LinearSVC(),
-    "linear-svc-no-intercept": lambda: LinearSVC(fit_intercept=False),
-    "sgd-log": lambda: SGDClassifier(loss="log_loss", random_state=0),
-    "sgd-huber": lambda: SGDClassifier(loss="modified_huber", random_state=0),
-    "ridge": lambda: RidgeClassifier(),
-    "ridge-no-intercept": lambda: RidgeClassifier(fit_intercept=False),
-    "perceptron": lambda: Perceptron(random_state=0),
-    "multinomial-nb": lambda: MultinomialNB(),
-    "bernoulli-nb": lambda: BernoulliNB(binarize=0.5),
-    "complement-nb": lambda: ComplementNB(norm=True),
-    "gaussian-nb": lambda: GaussianNB(),
-    "tree": lambda: DecisionTreeClassifier(random_state=0),
-    "random-forest": lambda: RandomForestClassifier(n_estimators=5, max_depth=6, random_state=0),
-    "extra-trees": lambda: ExtraTreesClassifier(n_estimators=5, random_state=0),
-    "hist-gradient-boosting": lambda: HistGradientBoostingClassifier(max_iter=8, random_state=0),
-    "mlp": lambda: MLPClassifier(hidden_layer_sizes=(7, 5), activation="tanh", max_iter=60, random_state=0),
-    "knn": lambda: KNeighborsClassifier(n_neighbors=4, weights="distance"),
-    "knn-uniform": lambda: KNeighborsClassifier(n_neighbors=3, p=1),
-    "knn-dense": lambda: KNeighborsClassifier(n_neighbors=3, algorithm="brute"),
-}
-DENSE = {GaussianNB, HistGradientBoostingClassifier}
+from tests.model_kinds import (FACTORIES, LABELS, N_FEATURES, dump_kind, fit_kind, kind_data, kind_outputs,
+                               load_kind)
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -62,49 +27,6 @@ def _one_thread():
         yield
 
 
-def _data(n_classes: int, dense: bool, seed=0, n=80):
-    rng = np.random.default_rng(seed)
-    X = sp.random(n, N_FEATURES, density=0.35, format="csr", dtype=np.float32, random_state=seed)
-    X.data = (X.data * 4).astype(np.float32)
-    y = np.array(LABELS[:n_classes])[rng.integers(0, n_classes, n)]
-    y[:n_classes] = LABELS[:n_classes]  # every class present
-    return (X.toarray() if dense else X), y
-
-
-@functools.cache  # fitted once per module: the tests dump them, never change them
-def _fit(name: str, n_classes: int):
-    estimator = FACTORIES[name]()
-    X, y = _data(n_classes, dense=type(estimator) in DENSE or name == "knn-dense")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        estimator.fit(X, y)
-    return estimator, X, sorted(set(y))
-
-
-def _dump(estimator):
-    kind = kind_of(estimator)
-    kind.ready(estimator)
-    writer = Writer()
-    tree = json.loads(json.dumps(kind.schema.dump(estimator, writer, "estimator")))
-    return kind, tree, dict(writer.arrays)
-
-
-def _load(kind, tree, arrays, labels, n_features=N_FEATURES, fresh=None):
-    sizes = Sizes({"n_features": n_features, "labels": tuple(labels)})
-    values = kind.schema.values(tree, Reader(arrays), "estimator", sizes)
-    return kind.restore(fresh if fresh is not None else kind.cls(), values, sizes)
-
-
-def _outputs(estimator, X):
-    queries = [X, X[::-1]]
-    queries.append((X * 3 - 1).astype(np.float64) if not sp.issparse(X) else (X * 3).astype(np.float64).tocsr())
-    out = {}
-    for method in ("predict", "predict_proba", "decision_function"):
-        if hasattr(estimator, method):
-            out[method] = [getattr(estimator, method)(query) for query in queries]
-    return out
-
-
 def test_every_kind_is_tested():
     assert {type(FACTORIES[name]()) for name in FACTORIES} == set(SKLEARN_KINDS)
 
@@ -112,10 +34,10 @@ def test_every_kind_is_tested():
 @pytest.mark.parametrize("n_classes", [3, 2])
 @pytest.mark.parametrize("name", sorted(FACTORIES))
 def test_restored_estimator_predicts_identically(name, n_classes):
-    original, X, labels = _fit(name, n_classes)
-    kind, tree, arrays = _dump(original)
-    restored = _load(kind, tree, arrays, labels, fresh=FACTORIES[name]())
-    want, got = _outputs(original, X), _outputs(restored, X)
+    original, X, labels = fit_kind(name, n_classes)
+    kind, tree, arrays = dump_kind(original)
+    restored = load_kind(kind, tree, arrays, labels, fresh=FACTORIES[name]())
+    want, got = kind_outputs(original, X), kind_outputs(restored, X)
     assert want.keys() == got.keys() and "predict" in want
     for method in want:
         for a, b in zip(want[method], got[method]):
@@ -128,20 +50,20 @@ def test_restored_estimator_predicts_identically(name, n_classes):
 def test_trees_fitted_with_missing_values(factory):
     # Splits that send only missing values right have threshold +inf; NaN inputs follow the
     # kept missing_go_to_left.
-    X, y = _data(3, True)
+    X, y = kind_data(3, True)
     X[np.random.default_rng(2).random(X.shape) < 0.2] = np.nan
     X[:, 0] = np.where(y == LABELS[0], np.nan, X[:, 0])
     original = factory().fit(X, y)
-    restored = _load(*_dump(original), LABELS, fresh=factory())
+    restored = load_kind(*dump_kind(original), LABELS, fresh=factory())
     for method in ("predict", "predict_proba"):
         assert np.array_equal(getattr(original, method)(X), getattr(restored, method)(X))
 
 
 def test_nested_schemas_build_from_default_constructors():
     # A suite model holding an LR and an HGB nests their schemas as Parts.
-    X_sparse, y = _data(3, False)
+    X_sparse, y = kind_data(3, False)
     lr = LogisticRegression().fit(X_sparse, y)
-    X_dense = _data(3, True)[0][:, :5]  # the boosted trees read columns of their own
+    X_dense = kind_data(3, True)[0][:, :5]  # the boosted trees read columns of their own
     hgb = HistGradientBoostingClassifier(max_iter=5).fit(X_dense, y)
     suite = Schema("suite model", {"lr_": Part(LOGISTIC_REGRESSION),
                                    "trees_": Part(HIST_GRADIENT_BOOSTING, free=("n_features",))},
@@ -161,18 +83,18 @@ def test_kind_of_is_exact():
 
     assert kind_of(LogisticRegression()) is SKLEARN_KINDS[LogisticRegression]
     assert kind_of(Mine()) is None
-    original, X, labels = _fit("logistic", 3)
+    original, X, labels = fit_kind("logistic", 3)
     with pytest.raises(ValueError, match="cannot be restored into"):
-        _load(*_dump(original), labels, fresh=RandomForestClassifier())
+        load_kind(*dump_kind(original), labels, fresh=RandomForestClassifier())
     # A subclass its spec declares as this kind restores (the declaration is the caller's).
-    mine = _load(*_dump(original), labels, fresh=Mine())
+    mine = load_kind(*dump_kind(original), labels, fresh=Mine())
     assert type(mine) is Mine and np.array_equal(mine.predict_proba(X), original.predict_proba(X))
 
 
 def test_no_runtime_objects_in_state():
     for name in FACTORIES:
-        estimator, _, _ = _fit(name, 3)
-        _, tree, arrays = _dump(estimator)
+        estimator, _, _ = fit_kind(name, 3)
+        _, tree, arrays = dump_kind(estimator)
         text = json.dumps(tree)
         for word in ("n_jobs", "random_state", "verbose", "warm_start", "_loss", "metric", "solver"):
             assert word not in text, (name, word)
@@ -183,14 +105,14 @@ def test_no_runtime_objects_in_state():
 
 
 def _fitted_state(name, n_classes=3):
-    estimator, X, labels = _fit(name, n_classes)
-    kind, tree, arrays = _dump(estimator)
+    estimator, X, labels = fit_kind(name, n_classes)
+    kind, tree, arrays = dump_kind(estimator)
     return kind, tree, arrays, labels
 
 
 def _refused(kind, tree, arrays, labels, match, **kw):
     with pytest.raises(StateError, match=match):
-        _load(kind, tree, arrays, labels, **kw)
+        load_kind(kind, tree, arrays, labels, **kw)
 
 
 def _edit(arrays, path, change):
@@ -258,7 +180,7 @@ def test_hgb_categorical_split_and_model():
     _edit(arrays, "estimator._predictors/1/0.is_categorical", lambda a: a.__setitem__(0, 1))
     _refused(kind, tree, arrays, labels, "categorical split")
 
-    X, y = _data(3, True)
+    X, y = kind_data(3, True)
     X[:, 0] = np.random.default_rng(1).integers(0, 4, len(X))
     model = HistGradientBoostingClassifier(max_iter=3, categorical_features=[0]).fit(X, y)
     with pytest.raises(ValueError, match="categorical"):
@@ -324,17 +246,17 @@ def test_knn_sparse_rows():
     _refused(kind, tree, edited, labels, "class code")
     # The factory's neighbour count must fit the kept rows.
     with pytest.raises(StateError, match="neighbours"):
-        _load(kind, tree, arrays, labels, fresh=KNeighborsClassifier(n_neighbors=10_000))
+        load_kind(kind, tree, arrays, labels, fresh=KNeighborsClassifier(n_neighbors=10_000))
 
 
 def test_knn_tree_index_refused():
-    X, y = _data(3, True)
+    X, y = kind_data(3, True)
     with pytest.raises(ValueError, match="kd_tree"):
         kind_of(KNeighborsClassifier()).ready(KNeighborsClassifier(algorithm="kd_tree").fit(X, y))
 
 
 def test_multi_output_tree_refused():
-    X, y = _data(3, True)
+    X, y = kind_data(3, True)
     with pytest.raises(ValueError, match="multi-output|one list"):
         kind_of(DecisionTreeClassifier()).ready(DecisionTreeClassifier().fit(X, np.stack([y, y[::-1]], axis=1)))
 
@@ -411,11 +333,11 @@ def test_large_forest_loads_fast():
     tree = {"n_features_in_": N_FEATURES, "classes_": list(LABELS), "trees": [{name: ARRAY for name in columns}] * 100}
     kind = SKLEARN_KINDS[RandomForestClassifier]
     start = time.perf_counter()
-    forest = _load(kind, tree, arrays, LABELS, fresh=RandomForestClassifier(n_estimators=100))
+    forest = load_kind(kind, tree, arrays, LABELS, fresh=RandomForestClassifier(n_estimators=100))
     elapsed = time.perf_counter() - start
     assert elapsed < 1.0, elapsed
     assert forest.estimators_[0].tree_.max_depth == 13 and forest.estimators_[0].tree_.node_count == n
-    proba = forest.predict_proba(_data(3, False)[0])
+    proba = forest.predict_proba(kind_data(3, False)[0])
     assert np.isfinite(proba).all() and np.allclose(proba.sum(axis=1), 1)
 
 
