@@ -6,6 +6,7 @@ import json
 import os
 import re
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -329,3 +330,14 @@ def test_a_table_on_a_yes_no_task_runs_the_rows_that_can_run(cli, tmp_path):
     assert ("note: row edit_distance left out: edit distance (2-class) is scored as entailment vs not_entailment, "
             "but the labels are 'no', 'yes': map them, e.g. --label-map yes=entailment,no=not_entailment"
             in done.stderr)
+
+
+def test_python_m_nli_baselines_runs_every_console_script(capsys):
+    import tomllib
+
+    from nli_baselines.__main__ import COMMANDS, main
+    scripts = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]["scripts"]
+    assert scripts == {f"nli-{command}": f"nli_baselines.{module}:main" for command, module in COMMANDS.items()}
+    assert main(["run", "--dataset", "demo", "--train-size", "300", "--features", "unlexicalized", "--quiet"]) == 0
+    assert capsys.readouterr().out.startswith("row")
+    assert main(["ran"]) == 2 and "unknown command 'ran'; choose from run, predict" in capsys.readouterr().err
