@@ -134,7 +134,8 @@ def write(directory: Path) -> list[str]:
         predictor = result.models[result.rows[0]]
         predictor.save(directory / f"{name}.model")
         pairs = suite_pairs(dataset)
-        proba = predictor.predict_proba(pairs).tolist() if hasattr(predictor.model, "predict_proba") else None
+        proba = predictor.predict_proba(pairs)
+        proba = None if proba is None else {"classes": list(proba[0]), "values": proba[1].tolist()}
         (directory / f"{name}.json").write_text(json.dumps(
             {"predict": [str(p) if dataset == "demo" else float(p) for p in predictor.predict(pairs)], "proba": proba}))
         written.append(name)
