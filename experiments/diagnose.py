@@ -77,6 +77,8 @@ def main(argv=None) -> int:
         predictor = None
         if args.model:
             predictor = load_predictor(args.model)
+            for note in predictor.notes:
+                print(f"note: {note}", file=sys.stderr)
         notes: list[str] = []
         try:
             if predictor is not None:

@@ -71,6 +71,8 @@ def _predict(args, given: dict, output) -> int:
     hub = is_hub_dataset(input_path)  # a Hugging Face dataset, not a file
     plan.check([model_path] if hub else [input_path, model_path])
     predictor = load_predictor(model_path)
+    for note in predictor.notes:
+        print(f"note: {note}", file=sys.stderr)
     path = Path(input_path)
     if hub:
         split = _hub_split(input_path, given.get("test_split"))

@@ -49,7 +49,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from nli_baselines.features.storage.schema import (INPUT_BOUND, MAX_ELEMENTS, Array, Field, Float, Int, Many, Part,
                                                    Schema, Sizes, StateError, require, set_fitted)
-from nli_baselines.models.state import CLASSES, EstimatorKind
+from nli_baselines.models.state import CLASSES, SKLEARN_TESTED, EstimatorKind
 
 FLOAT = ("float64", "float32")  # scikit-learn keeps float32 weights for float32 inputs
 INDEX = ("int32", "int64")
@@ -145,12 +145,13 @@ def _label_binarizer(classes: np.ndarray, **signs) -> LabelBinarizer:
     return binarizer
 
 
-def _kind(cls: type, fields: dict, restore, *, check=None, get=None, ready=_ready_classifier) -> EstimatorKind:
+def _kind(cls: type, fields: dict, restore, *, check=None, get=None, ready=_ready_classifier,
+          sklearn=SKLEARN_TESTED) -> EstimatorKind:
     """A kind whose schema's build restores into `cls()`, so the schema nests as a Part."""
     extra = {} if get is None else {"get": get}
     schema = Schema(cls.__name__, fields, build=lambda values, sizes: restore(cls(), values, sizes),
                     check=check, **extra)
-    return EstimatorKind(cls, schema, restore, ready)
+    return EstimatorKind(cls, schema, restore, ready, sklearn)
 
 
 # ------------------------------------------------------------------ linear models
@@ -184,7 +185,12 @@ def _linear(cls: type, *, n_iter: Field | None = None, scalar_intercept=False, r
         coef = values["coef_"]
         if ridge and coef.shape[0] == 1:
             coef = coef.reshape(-1)
-        set_fitted(estimator, {**values, **fitted, "coef_": coef})
+        settable = not (ridge and isinstance(getattr(cls, "classes_", None), property)
+                        and cls.classes_.fset is None)  # before scikit-learn 1.8, read from the binarizer
+        if not settable:
+            fitted.pop("classes_")
+        set_fitted(estimator, {**{k: v for k, v in values.items() if settable or k != "classes_"}, **fitted,
+                               "coef_": coef})
         if ridge:
             estimator._label_binarizer = _label_binarizer(values["classes_"], pos_label=1, neg_label=-1)
         return estimator
@@ -679,7 +685,9 @@ def _knn() -> EstimatorKind:
         else:
             _refuse(not np.isfinite(fit_X).all(), "its training rows hold NaN or infinity")
 
-    return _kind(KNeighborsClassifier, fields, restore, check=check, ready=ready)
+    # Before scikit-learn 1.9 its predict could not map string labels back with uniform weights
+    # ("invalid literal for int()"): the kind starts at 1.9.
+    return _kind(KNeighborsClassifier, fields, restore, check=check, ready=ready, sklearn=("1.9", SKLEARN_TESTED[1]))
 
 
 def _effective_metric(estimator) -> tuple:

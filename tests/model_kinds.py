@@ -121,6 +121,8 @@ def write(directory: Path) -> list[str]:
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for name in FACTORIES:
+        if kind_of(FACTORIES[name]()).untested():
+            continue  # this scikit-learn release neither saves nor loads the kind
         for n_classes in (3, 2):
             estimator, X, labels = fit_kind(name, n_classes)
             kind, tree, arrays = dump_kind(estimator)

@@ -16,8 +16,7 @@ from threadpoolctl import threadpool_limits
 
 from nli_baselines.features.storage.schema import ARRAY, Part, Reader, Schema, Sizes, StateError, Writer
 from nli_baselines.models.sklearn_kinds import HIST_GRADIENT_BOOSTING, LOGISTIC_REGRESSION, SKLEARN_KINDS, kind_of
-from tests.model_kinds import (FACTORIES, LABELS, N_FEATURES, dump_kind, fit_kind, kind_data, kind_outputs,
-                               load_kind)
+from tests.model_kinds import FACTORIES, LABELS, N_FEATURES, dump_kind, fit_kind, kind_data, kind_outputs, load_kind
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -34,6 +33,8 @@ def test_every_kind_is_tested():
 @pytest.mark.parametrize("n_classes", [3, 2])
 @pytest.mark.parametrize("name", sorted(FACTORIES))
 def test_restored_estimator_predicts_identically(name, n_classes):
+    if kind_of(FACTORIES[name]()).untested():
+        pytest.skip(kind_of(FACTORIES[name]()).untested())  # its model files refuse this release
     original, X, labels = fit_kind(name, n_classes)
     kind, tree, arrays = dump_kind(original)
     restored = load_kind(kind, tree, arrays, labels, fresh=FACTORIES[name]())
@@ -342,14 +343,19 @@ def test_large_forest_loads_fast():
 
 
 @pytest.mark.parametrize("name,path,value", [
-    ("logistic", "estimator.coef_", 3e38), ("linear-svc", "estimator.intercept_/array", 1e308),
+    ("logistic", "estimator.coef_", "max / 10"), ("linear-svc", "estimator.intercept_/array", 1e308),
     ("multinomial-nb", "estimator.feature_log_prob_", -1e308), ("bernoulli-nb", "estimator.class_log_prior_", -1e308),
-    ("gaussian-nb", "estimator.var_", 1e-40), ("mlp", "estimator.layers/1.coef", 3e38),
+    ("gaussian-nb", "estimator.var_", "tiny / 10"), ("mlp", "estimator.layers/1.coef", "max / 10"),
     ("knn-dense", "estimator._fit_X/dense", 1e200),
 ])
 def test_weights_that_overflow_are_refused(name, path, value):
-    # Finite, but scores of ordinary inputs would overflow (and softmax or logsumexp make NaN).
+    # Finite, but scores of ordinary inputs would overflow (and softmax or logsumexp make NaN). A
+    # text value is relative to the array's own dtype (float32 or float64: scikit-learn releases
+    # keep some fits of float32 input in either).
     kind, tree, arrays, labels = _fitted_state(name)
+    if isinstance(value, str):
+        limits = np.finfo(arrays[path].dtype)
+        value = {"max / 10": float(limits.max) / 10, "tiny / 10": float(limits.tiny) / 10}[value]
     if abs(value) > float(np.finfo(arrays[path].dtype).max):  # a float64 state of a model fitted on float32
         arrays[path] = arrays[path].astype(np.float64)
     _edit(arrays, path, lambda a: a.reshape(-1).__setitem__(0, value))

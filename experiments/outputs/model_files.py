@@ -22,6 +22,7 @@ spec declares (`ModelSpec.state`). `check_savable` refuses any other before trai
 """
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import math
 import re
@@ -49,6 +50,7 @@ from nli_baselines.models.sklearn_kinds import SKLEARN_KINDS
 from ..corpora.task import NLI, SCORES, TARGETS, Task
 from .records import versions
 
+_SKLEARN_VERSION = importlib.metadata.version("scikit-learn")
 MODEL_FORMAT = "nli-baselines-model"
 # 1 was a pickle (suite 0.1), 2 and 3 zip archives of objects rebuilt from their state: refused.
 # 5 declares the task (labels or scores, metrics); a file of format 4, which has no task, is read
@@ -67,6 +69,10 @@ class ModelFileError(ValueError):
     """A file that is not a saved model, or one this version of the suite cannot use."""
 
 
+class UntestedReleaseError(ValueError):
+    """A model kind that this scikit-learn release is not tested to save or load (`EstimatorKind.untested`)."""
+
+
 @dataclass
 class Predictor:
     """Featurizer (vocabulary and all) + model + the task it predicts for (a label set, or a score
@@ -80,6 +86,7 @@ class Predictor:
     two_class: bool
     info: dict = field(default_factory=dict)  # dataset, chosen settings, features, input columns
     task: Task = NLI  # what it predicts: labels (and how they are judged) or scores in a range
+    notes: list[str] = field(default_factory=list)  # what loading its file found worth saying
 
     @property
     def spec(self):
@@ -241,7 +248,9 @@ def savable_kinds() -> list[str]:
 
 def check_savable(spec) -> None:
     """Refuse, before any training, a model whose fitted form could not be saved."""
-    kind_for(spec)
+    reason = kind_for(spec).untested()
+    if reason:
+        raise ModelFileError(f"cannot save the {spec.name} model: {reason}")
 
 
 # ------------------------------------------------------------------ the header's declared parts
@@ -360,6 +369,8 @@ def save_predictor(predictor: Predictor, path: Path | str) -> Path:
     """Write `predictor` as a data-only model file (atomically)."""
     spec = get_model(predictor.model_name)
     kind = _fitted_kind(predictor.model, spec, path)
+    if kind.untested():
+        raise ModelFileError(f"{path}: cannot save: {kind.untested()}")
     writer = Writer()
     try:
         kind.ready(predictor.model)
@@ -410,6 +421,9 @@ def load_predictor(path: Path | str) -> Predictor:
         predictor = _load(path)
     except ModelFileError:
         raise
+    except UntestedReleaseError as exc:
+        raise ModelFileError(f"{path}: {exc}; install a scikit-learn of that range to load it, or retrain the "
+                             "model with this one") from None
     except NotRegisteredError as exc:
         raise ModelFileError(f"{path}: {exc}") from None
     except StateError as exc:
@@ -500,8 +514,21 @@ def _predictor(head: dict, reader: Reader) -> Predictor:
     if columns is not None and (featurizer is None or (len(columns) and columns[-1] >= featurizer.n_features_out_)):
         raise StateError("columns: not columns of the featurizer")
     width = len(columns) if columns is not None else (featurizer.n_features_out_ if featurizer is not None else None)
-    model = _estimator(head["estimator"], spec, hyper, reader, labels, width)
-    return Predictor(name, model, featurizer, columns, labels, simple["two_class"], info, task)
+    model, kind = _estimator(head["estimator"], spec, hyper, reader, labels, width)
+    return Predictor(name, model, featurizer, columns, labels, simple["two_class"], info, task,
+                     _release_notes(simple["versions"], kind))
+
+
+def _release_notes(written: dict, kind) -> list[str]:
+    """What a reader of a model file written under another scikit-learn release is told: that the
+    release is one its kind is tested with, and what was checked."""
+    then, now = written.get("scikit-learn"), _SKLEARN_VERSION
+    if not then or then == now:
+        return []
+    low, high = kind.sklearn
+    return [f"the model was saved with scikit-learn {shown(then, 40)} and is read with {now}: its {kind.name} state "
+            f"was checked against its declared schema, and this kind is tested to load and predict alike from "
+            f"scikit-learn {low} up to {high}"]
 
 
 def _hyperparameters(raw, spec, reader, sizes) -> dict:
@@ -532,10 +559,12 @@ def _estimator(raw, spec, hyper: dict, reader, labels, width):
         if type(estimator) is not kind.cls:
             raise StateError(f"estimator: the {spec.name} model's factory builds a {type(estimator).__name__}, not "
                              f"the {kind.name} its kind restores")
+    if kind.untested():
+        raise UntestedReleaseError(kind.untested())
     sizes = Sizes({"labels": tuple(labels), **({"n_features": width} if width is not None else {})})
     values = kind.schema.values(raw["state"], reader, "estimator", sizes)
     try:
-        return kind.restore(estimator, values, sizes)
+        return kind.restore(estimator, values, sizes), kind
     except StateError as exc:
         raise StateError(f"estimator: {exc}") from None
 
