@@ -23,7 +23,7 @@ autodoc_typehints = "signature"
 # here, and no intersphinx inventory is fetched (the build needs no network): their names are
 # not references that can break. References to this suite's own names still must resolve.
 nitpick_ignore_regex = [
-    (r"py:.*", r"(np|numpy|sp|scipy|sklearn|pd|pandas|Path|pathlib|typing|collections|datetime)(\..*)?"),
+    (r"py:.*", r"(np|numpy|sp|scipy|sklearn|pd|pandas|Path|pathlib|typing|collections|datetime|os|PathLike)(\..*)?"),
     (r"py:.*", r"(Any|Callable|Iterable|Iterator|Mapping|Sequence|Optional|Union|ClassVar|Protocol)"),
     (r"py:.*", r"(int|float|str|bool|bytes|dict|list|tuple|set|object|None|type|slice)"),
     (r"py:class", r"tuple\[.*"),  # `tuple[str, ...]` reaches the resolver cut at its comma

@@ -342,7 +342,7 @@ def test_duplicate_columns_and_uint64_labels_of_a_parquet_file(lr_file, cli, tmp
 def test_diagnose_out_on_a_full_disk_is_one_line(cli, tmp_path, monkeypatch):
     import errno
 
-    from nli_baselines.experiments.outputs import records
+    from nli_baselines.experiments import diagnose
     from tests.test_submissions import TASKS, write_predictions
     ax = write_predictions(TASKS[("glue", "AX")], [str(i) for i in range(6)],
                            ["contradiction", "entailment", "neutral", "entailment", "contradiction", "neutral"],
@@ -350,7 +350,7 @@ def test_diagnose_out_on_a_full_disk_is_one_line(cli, tmp_path, monkeypatch):
 
     def full(path, value):
         raise OSError(errno.ENOSPC, "No space left on device", str(path))
-    monkeypatch.setattr(records, "write_json_atomic", full)
+    monkeypatch.setattr(diagnose, "write_json_atomic", full)  # where diagnose.py looks it up
     done = cli("diagnose", "--diagnostic", _diagnostic(tmp_path), "--predictions", ax, "--out", tmp_path / "d.json")
     _one_line_refusal(done, "cannot write", "d.json: No space left on device")
 

@@ -122,14 +122,14 @@ def test_a_full_disk_ends_in_one_line_and_keeps_the_record(cli, task, monkeypatc
 def test_an_unwritable_errors_file_after_the_run_is_one_line(cli, task, monkeypatch):
     import errno
 
-    from nli_baselines.features.storage import atomic
-    real = atomic.atomic_write
+    from nli_baselines.experiments.commandline import run_outputs
+    real = run_outputs.atomic_write
 
     def refused(path, data):
         if str(path).endswith("e.tsv"):
             raise OSError(errno.EROFS, "Read-only file system", str(path))
         return real(path, data)
-    monkeypatch.setattr(atomic, "atomic_write", refused)
+    monkeypatch.setattr(run_outputs, "atomic_write", refused)  # where run.py's outputs look it up
     done = cli("run", "--train-file", "train.tsv", *FAST, "--errors", "e.tsv")
     assert done.returncode == 2 and "cannot write" in done.stderr and "Read-only file system" in done.stderr
     assert not (task / "e.tsv").exists()
