@@ -9,6 +9,7 @@ are `wordnet` (both given by the fixtures below), and `slow` ones run only when 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -156,6 +157,18 @@ def start_script(script: str, *args) -> subprocess.Popen:
     """A script started as a process and left running (to be signalled)."""
     return subprocess.Popen([sys.executable, str(REPO / SCRIPT_FILES[script]), *map(str, args)], cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def needs_extra(extra: str, module: str):
+    """A mark for a test that needs an optional extra: it skips, naming the install command, where
+    `module` is not installed (the default run on a machine with only the tagger and test extras)."""
+    return pytest.mark.skipif(importlib.util.find_spec(module) is None,
+                              reason=f"needs {module}, of the {extra} extra: pip install -e '.[{extra}]'")
+
+
+NEEDS_PLOTS = needs_extra("plots", "matplotlib")  # run.py --plots, curves (which always draw)
+NEEDS_PYARROW = needs_extra("hf", "pyarrow")  # parquet and Arrow files
+NEEDS_DASK = needs_extra("dask", "distributed")  # --backend dask
 
 
 def run_python(*args, env: dict | None = None):

@@ -12,7 +12,7 @@ import pytest
 
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.configuration.options import resolve_jobs
-from tests.conftest import REPO, run_python, run_script, run_shell
+from tests.conftest import NEEDS_DASK, NEEDS_PLOTS, REPO, run_python, run_script, run_shell
 
 FAST = ["--dataset", "demo", "--features", "unlexicalized", "--C", "1"]
 
@@ -198,7 +198,8 @@ def test_a_missing_tagger_is_one_line_with_advice_for_how_the_suite_was_installe
     (["--label-map", ""], "--label-map: no OLD=NEW pairs given"),
     (["--features", ""], "--features: no feature types given"),
     (["--paper-table", "--ablation-table"], "two kinds of table: give one"),
-    (["--backend", "dask", "--scheduler", "not a url"], "cannot reach the Dask scheduler at not a url: missing port"),
+    pytest.param(["--backend", "dask", "--scheduler", "not a url"],
+                 "cannot reach the Dask scheduler at not a url: missing port", marks=NEEDS_DASK),
 ])
 def test_flags_that_would_mean_nothing_are_refused(cli, args, message):
     done = cli("run", *FAST, *args)
@@ -295,8 +296,8 @@ Figure.savefig = savefig
 '''
 
 
+@NEEDS_PLOTS
 def test_sigterm_while_writing_plots_leaves_no_temporaries(tmp_path):
-    pytest.importorskip("matplotlib")
     (tmp_path / "kills.py").write_text(KILLS_ITSELF_WHILE_PLOTTING)
     done = run_script("run", "--import", tmp_path / "kills.py", "--dataset", "demo", "--features", "unlexicalized",
                       "--C", "1", "--quiet", "--plots", tmp_path / "plots", "--out", tmp_path / "r.json")

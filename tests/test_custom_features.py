@@ -14,6 +14,7 @@ from sklearn.pipeline import Pipeline
 from nli_baselines.experiments.corpora.generated.demo import generate_demo
 from nli_baselines.features import FEATURE_TYPES, PairFeaturizer, register_feature, unregister_feature
 from nli_baselines.models import LogisticClassifier
+from tests.conftest import NEEDS_PLOTS
 
 USER_MODULE = textwrap.dedent('''
     from nli_baselines.features import register_feature
@@ -52,6 +53,7 @@ def test_unknown_modules_and_features(cli, user_dir):
     assert broken.returncode == 2 and "--import no_such_module: ModuleNotFoundError" in broken.stderr
 
 
+@NEEDS_PLOTS
 def test_learning_curves_take_feature_lists(cli, user_dir):
     done = cli("curve", "--import", "my_lab_features", "--dataset", "demo", "--sizes",
                   "50,all", "--seeds", "1", "--configs", "unlexicalized+lab_negation,lab_negation", "--jobs", "2",

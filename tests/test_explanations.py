@@ -12,7 +12,7 @@ import scipy.sparse as sp
 from nli_baselines.experiments.reports.explanations import explain_examples
 from nli_baselines.features import PairFeaturizer
 from nli_baselines.models import LogisticClassifier
-from tests.conftest import TINY
+from tests.conftest import NEEDS_PLOTS, TINY
 
 
 def read_tsv(path):
@@ -20,6 +20,7 @@ def read_tsv(path):
         return list(csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
+@NEEDS_PLOTS
 def test_errors_file_plots_and_record_on_demo(cli, tmp_path):
     done = cli("run", "--dataset", "demo", "--C", "1", "--quiet", "--errors", tmp_path / "e.tsv", "--plots",
                tmp_path / "p", "--out", tmp_path / "r.json")

@@ -13,6 +13,7 @@ from safetensors.numpy import save_file
 
 import nli_baselines as nb
 from nli_baselines.experiments.outputs.model_files import HEAD_KEY
+from tests.conftest import NEEDS_PYARROW
 
 
 def _rewrite(path, out, change):
@@ -98,6 +99,7 @@ def _dictionary_parquet(path, rows: int, value: str):
     return path
 
 
+@NEEDS_PYARROW
 def test_a_parquet_file_declaring_twenty_million_rows_is_refused_from_its_metadata(lr_file, cli, tmp_path):
     crafted = _dictionary_parquet(tmp_path / "many.parquet", 20_000_000, "A man sleeps .")
     assert crafted.stat().st_size < 1 << 20
@@ -108,6 +110,7 @@ def test_a_parquet_file_declaring_twenty_million_rows_is_refused_from_its_metada
     _one_line_refusal(done, "many.parquet", "more than 10,000,000 rows")
 
 
+@NEEDS_PYARROW
 def test_a_parquet_column_whose_dictionary_decodes_past_the_bound_is_refused(lr_file, cli, tmp_path, limits):
     crafted = _dictionary_parquet(tmp_path / "wide.parquet", 100_000, "x" * 100_000)  # 10 GB decoded
     done = cli("predict", "--model", lr_file[0], "--input", crafted, "--out", tmp_path / "p.tsv")
@@ -322,6 +325,7 @@ def test_a_hans_pair_id_with_a_comma_is_refused_before_its_file_is_written(cli, 
     assert not out.exists()
 
 
+@NEEDS_PYARROW
 def test_duplicate_columns_and_uint64_labels_of_a_parquet_file(lr_file, cli, tmp_path):
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -472,6 +476,7 @@ def test_bundle_cuts_an_error_line_quoting_a_huge_label(tmp_path):
     assert len(line) < 2200
 
 
+@NEEDS_PYARROW
 def test_a_table_of_a_hub_dataset_is_bounded_in_rows_too(limits):
     import pyarrow as pa
 

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import NEEDS_PLOTS, REPO
 
 nbclient = pytest.importorskip("nbclient", reason="the test extra (nbclient, ipykernel) is not installed")
 nbformat = pytest.importorskip("nbformat")
 
 
 @pytest.mark.slow  # a kernel, seven experiments and two HANS breakdowns (~3 min on SICK with WordNet)
+@NEEDS_PLOTS  # the lab draws its plots and a curve
 def test_the_lab_notebook_runs(tmp_path, monkeypatch):
     # The kernel starts in tmp_path: a relative NLI_DATA_DIR (CI's ../shared/data) must not
     # silently turn the SICK run into a demo run.

@@ -10,6 +10,7 @@ import pytest
 import nli_baselines as nb
 from nli_baselines.experiments.corpora.generated.demo import generate_demo
 from nli_baselines.experiments.engine.curve import parse_sizes, sample
+from tests.conftest import NEEDS_PLOTS
 
 
 def run_curve(cli, out, *extra):
@@ -31,6 +32,7 @@ def rows(path):
         return list(csv.DictReader(handle))
 
 
+@NEEDS_PLOTS
 def test_csv_has_every_point(curve_dir):
     points = rows(curve_dir / "curve.csv")
     assert len(points) == 12  # 3 sizes x 2 seeds x 2 configs
@@ -39,6 +41,7 @@ def test_csv_has_every_point(curve_dir):
     assert {r["requested_size"] for r in points} == {"10", "200", "all"}
 
 
+@NEEDS_PLOTS
 def test_more_data_helps_and_json_summarizes(curve_dir):
     record = json.loads((curve_dir / "curve.json").read_text())
     lex = {p["size"]: p for p in record["curve"]["lexicalized"]}
@@ -49,6 +52,7 @@ def test_more_data_helps_and_json_summarizes(curve_dir):
     assert record["versions"]["numpy"] and record["reference"]["majority"]["3-class"]["accuracy"] > 0.3
 
 
+@NEEDS_PLOTS
 def test_plot_is_a_valid_image(curve_dir):
     png = (curve_dir / "curve.png").read_bytes()
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
@@ -58,6 +62,7 @@ def test_plot_is_a_valid_image(curve_dir):
     assert (curve_dir / "curve.svg").read_text().lstrip().startswith("<?xml")
 
 
+@NEEDS_PLOTS
 def test_resume_recomputes_only_missing_points(cli, curve_dir, tmp_path):
     out = tmp_path / "resume"
     out.mkdir()
@@ -79,6 +84,7 @@ def test_resume_recomputes_only_missing_points(cli, curve_dir, tmp_path):
     assert again == before  # same seeds, same numbers
 
 
+@NEEDS_PLOTS
 def test_refuses_points_of_another_run(cli, curve_dir, tmp_path):
     out = tmp_path / "other"
     out.mkdir()
@@ -117,6 +123,7 @@ def test_a_point_is_a_run_row_on_a_sample():
     assert point.chosen == f"C={row['selection']['chosen']['C']}"
 
 
+@NEEDS_PLOTS
 def test_every_run_option_reaches_the_curve(cli, tmp_path):
     # --two-class, --seed, --train-size and --label-map, which the curves once ignored.
     done = cli("curve", "--dataset", "demo", "--sizes", "50,all", "--seeds", "1", "--features", "unlexicalized",
@@ -135,6 +142,7 @@ def test_every_run_option_reaches_the_curve(cli, tmp_path):
     (["--bins", "3"], ["--bins", "5"], "--bins"),
     (["--seed", "1"], [], "--seed"),
 ])
+@NEEDS_PLOTS
 def test_a_resumed_curve_with_other_settings_stops_and_says_which(cli, tmp_path, first, second, named):
     base = ["--dataset", "demo", "--sizes", "20", "--seeds", "1", "--features", "unlexicalized", "--C", "1",
             "--out", tmp_path / "c", "--quiet"]
@@ -143,6 +151,7 @@ def test_a_resumed_curve_with_other_settings_stops_and_says_which(cli, tmp_path,
     assert done.returncode == 2 and named in done.stderr and "other settings or data" in done.stderr
 
 
+@NEEDS_PLOTS
 def test_swapped_columns_are_other_settings(cli, tmp_path):
     rows = "".join(f"A man number {i} sleeps .\tA {'man' if i % 3 else 'dog'} sleeps .\t"
                    f"{'yes' if i % 3 else 'no'}\n" for i in range(60))
@@ -158,6 +167,7 @@ def test_swapped_columns_are_other_settings(cli, tmp_path):
     ("run.json", b'{"suite_version": "0.3', "run.json: unreadable"),
     ("curve.csv", b"config,size\n\xff\xfe broken\n", "curve.csv: not a curve file"),
 ])
+@NEEDS_PLOTS
 def test_damaged_files_in_the_output_directory_end_in_one_line(cli, curve_dir, tmp_path, name, content, message):
     out = tmp_path / "damaged"
     out.mkdir()
@@ -168,6 +178,7 @@ def test_damaged_files_in_the_output_directory_end_in_one_line(cli, curve_dir, t
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 
 
+@NEEDS_PLOTS
 def test_the_record_and_plot_say_how_settings_were_chosen(curve_dir):
     from nli_baselines.experiments.reports.plots import how_chosen
     record = json.loads((curve_dir / "curve.json").read_text())

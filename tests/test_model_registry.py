@@ -11,6 +11,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from nli_baselines.experiments.run import main as run_main
 from nli_baselines.learning_curves.run import main as curve_main
 from nli_baselines.models import MODELS, ModelSpec, Tuning, get_model, register_model, unregister_model
+from tests.conftest import NEEDS_PLOTS
 
 
 class NearestMean(ClassifierMixin, BaseEstimator):
@@ -70,6 +71,7 @@ def test_a_registered_model_runs_in_worker_processes(registered, tmp_path):
     assert all(r["model"] == "nearest_mean" for r in rows)
 
 
+@NEEDS_PLOTS
 def test_a_registered_model_draws_a_learning_curve(registered, tmp_path):
     out = tmp_path / "curve"
     assert curve_main(["--dataset", "demo", "--sizes", "30,all", "--seeds", "2", "--configs",

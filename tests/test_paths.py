@@ -8,6 +8,8 @@ import os
 
 import pytest
 
+from tests.conftest import NEEDS_PLOTS
+
 FAST = ["--features", "unlexicalized", "--C", "1", "--quiet"]
 
 
@@ -99,6 +101,7 @@ def test_compare_on_records_of_the_wrong_shape(cli, task, record, message):
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 
 
+@NEEDS_PLOTS
 def test_a_full_disk_ends_in_one_line_and_keeps_the_record(cli, task, monkeypatch):
     import errno
 

@@ -101,7 +101,8 @@ def test_json_numbers_and_float_columns_are_scores(tmp_path):
                              for value in (3.8, 1, 4.25)))
     corpus = RunConfig(train_file=str(jsonl)).corpus()
     assert corpus.task.is_scores and [p.label for p in corpus.load("train").pairs] == ["3.8", "1", "4.25"]
-    pq = pytest.importorskip("pyarrow.parquet")
+    pq = pytest.importorskip("pyarrow.parquet", reason="the parquet half needs pyarrow, of the hf extra: "
+                                                      "pip install -e '.[hf]'")
     import pyarrow as pa
     table = pa.table({"premise": ["a", "b", "c"], "hypothesis": ["d", "e", "f"],
                       "label": pa.array([3.8, 0.0, 4.5], type=pa.float32())})

@@ -13,6 +13,7 @@ from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.task import Task
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.statistics.significance import compare_predictions
+from tests.conftest import NEEDS_PLOTS
 
 STS = Task.regression((0, 5))
 PARAPHRASE = Task.classification(("0", "1"), metrics=("f1", "accuracy"), positive="1", select_by="mean")
@@ -194,6 +195,7 @@ def test_usage_errors_name_the_split_of_a_bad_score():
         CORPORA.pop("bad-scores")
 
 
+@NEEDS_PLOTS
 def test_a_score_task_through_the_curves_command(cli, tmp_path):
     done = cli("curve", "--dataset", "demo-similarity", "--sizes", "50,all", "--seeds", "1", "--configs",
                "unlexicalized", "--out", tmp_path / "c", "--quiet")
