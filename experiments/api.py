@@ -21,7 +21,7 @@ from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.configuration.options import MAX_RESAMPLES, for_command
 from nli_baselines.experiments.reports.explanations import explain_examples
-from nli_baselines.experiments.statistics.significance import compare_predictions
+from nli_baselines.experiments.stats.significance import compare_predictions
 
 from .breakdowns.hans import format_hans, hans_breakdown, predict_hans, to_hans
 from .corpora import CORPORA, get_corpus

@@ -12,7 +12,7 @@ from scipy.stats import binomtest
 
 import nli_baselines as nb
 from nli_baselines.experiments.breakdowns.artifacts import read_artifacts
-from nli_baselines.experiments.statistics.significance import compare_with_named
+from nli_baselines.experiments.stats.significance import compare_with_named
 
 
 def _result(name, predicted, gold):
@@ -71,7 +71,7 @@ def _cb_like(p_hypothesis, p_premise):
     (0.0055, 0.0056, "the hypotheses alone give the label away", "suggestive: not significant"),
 ])
 def test_the_reading_uses_the_footers_bonferroni_bar(p_hyp, p_prem, hyp_words, prem_words):
-    from nli_baselines.experiments.statistics.significance import corrected_level
+    from nli_baselines.experiments.stats.significance import corrected_level
     rows = _cb_like(p_hyp, p_prem)
     assert corrected_level(rows) == pytest.approx(0.05 / 9)
     reading = read_artifacts(rows)
@@ -123,8 +123,8 @@ def test_artifact_table_refuses_other_tables_and_single_run_outputs(cli, tmp_pat
 
 
 def test_artifact_table_follows_two_class(no_wordnet):
-    from nli_baselines.experiments.corpora import get_corpus
     from nli_baselines.experiments.configuration.config import RunConfig
+    from nli_baselines.experiments.corpora import get_corpus
     from nli_baselines.experiments.engine.rows import plan_rows
     rows = plan_rows(RunConfig(dataset="demo", artifact_table=True, two_class=True), get_corpus("demo"))
     assert all(row.two_class for row in rows)

@@ -37,7 +37,7 @@ LAYERS = [
     "nli_baselines.experiments.corpora.readers",
     "nli_baselines.experiments.corpora.generated | nli_baselines.experiments.corpora.download",
     "nli_baselines.experiments.corpora",
-    "nli_baselines.experiments.statistics",
+    "nli_baselines.experiments.stats",
     "nli_baselines.experiments.outputs",
     "nli_baselines.experiments.breakdowns",
     "nli_baselines.experiments.reports",
@@ -111,3 +111,12 @@ def test_independent_rooms_may_not_import_each_other(tmp_path):
     found = _package(tmp_path, {**CLEAN, "side/__init__.py": "", "side/x.py": "from pkg.high.use import later\n"})
     violations = check(found, ["pkg.low", "pkg.high | pkg.side", "pkg"], "pkg")
     assert [(v.rule, v.where) for v in violations] == [("sibling", "pkg.side.x:1")]
+
+
+def test_no_scripts_folder_name_stands_for_a_standard_module():
+    # `python experiments/run.py` puts experiments/ (and learning_curves/) first on sys.path: a
+    # module or folder there named like a standard-library module would be imported in its place.
+    import sys
+    for folder in (REPO / "experiments", REPO / "learning_curves"):
+        names = {p.stem for p in folder.glob("*.py")} | {p.name for p in folder.iterdir() if p.is_dir()}
+        assert not names & set(sys.stdlib_module_names), folder

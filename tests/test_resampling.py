@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from nli_baselines.experiments.statistics.resampling import bootstrap
 from nli_baselines.experiments.engine.selection import stratified_folds
+from nli_baselines.experiments.stats.resampling import bootstrap
 from nli_baselines.models import LogisticClassifier, MajorityClassifier
 
 

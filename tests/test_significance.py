@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from nli_baselines.experiments.statistics.significance import compare_predictions, mcnemar, paired_bootstrap
+from nli_baselines.experiments.stats.significance import compare_predictions, mcnemar, paired_bootstrap
 
 
 def test_mcnemar_exact_by_hand():

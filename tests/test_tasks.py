@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 import nli_baselines as nb
+from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.task import Task
-from nli_baselines.experiments.configuration.errors import UsageError
-from nli_baselines.experiments.statistics.significance import compare_predictions
+from nli_baselines.experiments.stats.significance import compare_predictions
 from tests.conftest import NEEDS_PLOTS
 
 STS = Task.regression((0, 5))

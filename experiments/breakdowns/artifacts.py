@@ -7,7 +7,7 @@ RTE-derived sets), and every other row should be read against hypothesis-only, n
 the majority class."""
 from __future__ import annotations
 
-from nli_baselines.experiments.statistics.significance import LEVEL, comparisons, corrected_level
+from nli_baselines.experiments.stats.significance import LEVEL, comparisons, corrected_level
 
 # "Far above": at least this many points above the majority class, and beyond chance by McNemar's
 # exact test at the table's Bonferroni bar (`corrected_level`, the bar its footer states). Below

@@ -21,9 +21,9 @@ from nli_baselines._version import __version__
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.reports.explanations import classes_of, top_features
-from nli_baselines.experiments.statistics.metrics import evaluate, evaluate_scores
-from nli_baselines.experiments.statistics.resampling import bootstrap
-from nli_baselines.experiments.statistics.significance import compare_predictions, compare_with_named
+from nli_baselines.experiments.stats.metrics import evaluate, evaluate_scores
+from nli_baselines.experiments.stats.resampling import bootstrap
+from nli_baselines.experiments.stats.significance import compare_predictions, compare_with_named
 from nli_baselines.features.featurizer import PairFeaturizer, featurize_progress
 from nli_baselines.features.labels import NLI2, NLI3
 from nli_baselines.features.registry import pairwise_types, types_need_parses

@@ -32,7 +32,7 @@ from sklearn.model_selection import (GridSearchCV, KFold, ParameterGrid, Predefi
                                      cross_val_predict)
 from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
-from nli_baselines.experiments.statistics.significance import mcnemar
+from nli_baselines.experiments.stats.significance import mcnemar
 
 from ..corpora.task import NLI
 

@@ -1,7 +1,7 @@
 """Human-readable tables of a run record."""
 from __future__ import annotations
 
-from nli_baselines.experiments.statistics.significance import LEVEL, comparisons, corrected_level
+from nli_baselines.experiments.stats.significance import LEVEL, comparisons, corrected_level
 
 from .published import published
 
