@@ -41,3 +41,14 @@ def test_a_result_pickles(result):
     assert again.table() == result.table()
     model = next(iter(again.models.values()))
     assert model.spec is next(iter(result.models.values())).spec  # a built-in spec travels by name
+
+
+def test_the_package_front_names_resolve_and_import_nothing_heavy():
+    from tests.conftest import run_python
+    assert all(getattr(nb, name) is not None for name in nb.__all__) and set(nb.__all__) <= set(dir(nb))
+    assert nb.run.__module__ == "nli_baselines.experiments.api" and nb.__version__ == nb._version.__version__
+    with pytest.raises(AttributeError, match="module 'nli_baselines' has no attribute 'runn'"):
+        nb.runn
+    done = run_python("-c", "import sys, nli_baselines; print(sorted(m for m in ('numpy', 'sklearn', 'spacy') "
+                            "if m in sys.modules))")
+    assert done.returncode == 0 and done.stdout.strip() == "[]", done.stderr
