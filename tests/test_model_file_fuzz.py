@@ -55,6 +55,13 @@ def user_specs():
     ]
 
 
+def _untested_kinds() -> int:
+    """The fuzzed user kinds this scikit-learn release neither saves nor loads (k-nearest neighbours
+    before 1.9)."""
+    from nli_baselines.models.sklearn_kinds import kind_of
+    return sum(bool((spec.state or kind_of(spec.build())).untested()) for spec in user_specs())
+
+
 def register_user_specs():
     from nli_baselines.models import MODELS, register_model
     for spec in user_specs():
@@ -78,6 +85,7 @@ def saved_files(tmp_path_factory):
     from nli_baselines.features import PairFeaturizer
     from nli_baselines.features.text.annotation import annotate
     from nli_baselines.models import MODELS, unregister_model
+    from nli_baselines.models.sklearn_kinds import kind_of
     out = tmp_path_factory.mktemp("fuzz")
     files = {}
     for model, features in (("lr", "unlexicalized,hyp_ngrams"), ("stacked", "unlexicalized"),
@@ -94,6 +102,8 @@ def saved_files(tmp_path_factory):
     register_user_specs()
     try:
         for spec in user_specs():
+            if (spec.state or kind_of(spec.build())).untested():
+                continue  # this scikit-learn release neither saves nor loads the kind
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 model = spec.build().fit(X, y)
@@ -348,14 +358,14 @@ def assert_clean(outcomes: dict) -> None:
 
 def test_mutants_of_every_kind_are_refused_or_predict_cleanly(saved_files, tmp_path):
     outcomes = fuzz(saved_files, PER_KIND, tmp_path)
-    assert set(outcomes) == set(saved_files) and len(saved_files) == 11
+    assert set(outcomes) == set(saved_files) and len(saved_files) == 11 - _untested_kinds()
     assert_clean(outcomes)
 
 
 def test_extreme_scales_with_extreme_weights_predict_finitely_or_are_refused(saved_files, tmp_path):
     dense = {kind: path for kind, path in saved_files.items() if kind not in ("edit_distance", "majority")}
     outcomes = fuzz(dense, PER_KIND, tmp_path, seed=2, mutation=mutate_extreme)
-    assert set(outcomes) == set(dense) and len(dense) == 9
+    assert set(outcomes) == set(dense) and len(dense) == 9 - _untested_kinds()
     assert_clean(outcomes)
 
 

@@ -65,6 +65,6 @@ def test_regressors_save_and_load_as_declared_data(tmp_path, data):
         state = kind.schema.dump(model, writer, "estimator")
         from nli_baselines.features.storage.schema import Reader
         hyper = {"alpha": 2.0} if name == "ridge" else {}
-        restored = _estimator({"kind": kind.name, "state": state}, get_model(name), hyper, Reader(writer.arrays),
-                              [], X.shape[1])
+        restored, _ = _estimator({"kind": kind.name, "state": state}, get_model(name), hyper, Reader(writer.arrays),
+                                 [], X.shape[1])
         np.testing.assert_array_equal(restored.predict(X), model.predict(X))
