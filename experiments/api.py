@@ -193,7 +193,7 @@ def _task_of(record: dict):
         raise UsageError(f"the record's task is not a task this suite declares ({exc})") from None
 
 
-def _given(params: dict, command: str, skip: tuple[str, ...] = ()) -> dict:
+def _given(params: dict, command: str) -> dict:
     """The options a call set: a parameter left at its default is not given, as an option left off
     the command line is not (the same type and value as the default counts as left off)."""
     out = {}
@@ -403,7 +403,7 @@ def learning_curve(
     scheduler: Dask scheduler address, e.g. tcp://host:8786 (default: None)
     quiet: no progress output; print the result table only (default: False)
     """
-    config = RunConfig("curve", **_given(locals(), "curve", skip=("out", "overwrite")))
+    config = RunConfig("curve", **_given(locals(), "curve"))
     return CurveResult(draw(config, out, overwrite=overwrite), config)
 # END generated
 

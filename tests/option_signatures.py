@@ -93,7 +93,7 @@ def api_functions() -> list[str]:
          "out: a directory where points are saved as they finish (`curve.csv`); the same call resumes.",
          "overwrite: start again in `out` instead of resuming."],
         ["out: str | PathLike[str] | None = None", "overwrite: bool = False"],
-        ["config = RunConfig(\"curve\", **_given(locals(), \"curve\", skip=(\"out\", \"overwrite\")))",
+        ["config = RunConfig(\"curve\", **_given(locals(), \"curve\"))",
          "return CurveResult(draw(config, out, overwrite=overwrite), config)"], "CurveResult")
     return run + ["", ""] + curve
 
