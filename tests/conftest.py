@@ -99,6 +99,18 @@ def tiny_wordnet(tmp_path_factory) -> Path:
     return write_tiny_wordnet(tmp_path_factory.mktemp("wn") / "nltk_data")
 
 
+@pytest.fixture
+def read_limits():
+    """The process's read bounds (`readers.common.LIMITS`) to change in a test, put back after it."""
+    import dataclasses
+
+    from nli_baselines.experiments.corpora.readers import common
+    saved = dataclasses.replace(common.LIMITS)
+    yield common.LIMITS
+    for name in dataclasses.fields(saved):
+        setattr(common.LIMITS, name.name, getattr(saved, name.name))
+
+
 @dataclass
 class Done:
     """How a command ended: its exit status and what it printed."""

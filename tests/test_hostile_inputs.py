@@ -136,6 +136,40 @@ def test_a_line_past_the_bound_is_refused_before_it_is_held(cli, lr_file, tmp_pa
     _one_line_refusal(done, "--read-limit 'line=lots'")
 
 
+@pytest.mark.parametrize("suffix", [".tsv", ".csv", ".jsonl"])
+def test_the_row_and_line_bounds_hold_for_text_files(cli, tmp_path, limits, suffix):
+    # Before, --read-limit rows=1 and line=5 read a 3-row TSV, CSV or JSONL file whole.
+    rows = [("A man walks .", "A person walks .", "entailment"), ("A dog runs .", "A cat sleeps .", "contradiction"),
+            ("Kids play .", "Children play .", "entailment")]
+    path = tmp_path / f"three{suffix}"
+    if suffix == ".jsonl":
+        path.write_text("".join(json.dumps(dict(zip(("premise", "hypothesis", "label"), row))) + "\n" for row in rows))
+    else:
+        sep = "\t" if suffix == ".tsv" else ","
+        path.write_text("".join(sep.join(row) + "\n" for row in [("premise", "hypothesis", "label"), *rows]))
+    first_row = 2 if suffix != ".jsonl" else 1
+    done = cli("run", "--train-file", path, "--dev-file", path, "--quiet", "--read-limit", "rows=1")
+    _one_line_refusal(done, f"three{suffix}:{first_row + 1}: more than 1 row (the bound; raise it with --read-limit "
+                            "rows=SIZE)")
+    done = cli("run", "--train-file", path, "--dev-file", path, "--quiet", "--read-limit", "line=5")
+    _one_line_refusal(done, f"three{suffix}:1: a line longer than 5 bytes")
+
+
+@pytest.mark.parametrize("quoting", ["auto", "csv"])
+def test_a_file_of_quotes_left_open_is_read_or_refused_at_once(cli, lr_file, tmp_path, quoting):
+    # 200 KB of lines that each leave a quote open (read as CSV, each ran to the end of the file
+    # again: minutes). auto reads each as it stands; csv refuses the first, naming its line.
+    path = tmp_path / "open.tsv"
+    path.write_text("premise\thypothesis\tnote\n" + 'a "b\t"x"\t"\n' * 20_000)
+    done = cli("predict", "--model", lr_file[0], "--input", path, "--out", tmp_path / "p.tsv", "--quoting", quoting)
+    if quoting == "csv":
+        _one_line_refusal(done, "open.tsv:2: unterminated quote: the quoted field opened on line 2 runs to the end of "
+                                "the file (20000 lines)")
+        return
+    assert done.returncode == 0, done.stderr
+    assert len((tmp_path / "p.tsv").read_text().splitlines()) == 20_001
+
+
 def _diagnostic(tmp_path):
     from tests.test_submissions import DIAGNOSTIC
     path = tmp_path / "diagnostic-full.tsv"

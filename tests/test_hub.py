@@ -484,3 +484,32 @@ def test_a_hub_dataset_says_what_its_label_column_holds(hf, tmp_path):
     with pytest.raises(UsageError, match=rf"--target scores: hf:{nli}'s label column 'label' is a ClassLabel "
                                          r"\(entailment, neutral, contradiction\): classes, not scores"):
         RunConfig(dataset=f"hf:{nli}", target="scores").corpus()
+
+
+def test_a_local_dataset_is_read_within_the_read_bounds(hf, tmp_path, read_limits):
+    # Its data files before `datasets` reads them (bytes; rows of JSON lines), and its table before
+    # a value is read (rows, and the text it holds once decoded).
+    folder = tmp_path / "task"
+    folder.mkdir()
+    data = folder / "train.jsonl"
+    data.write_text("".join(json.dumps({"premise": f"A man {i} sleeps .", "hypothesis": "A person sleeps .",
+                                        "label": "yes"}) + "\n" for i in range(40)))
+    read_limits.rows = 39
+    with pytest.raises(UsageError, match=r"train.jsonl:40: more than 39 rows"):  # found opening the dataset
+        RunConfig(dataset=f"hf:{folder}").corpus()
+    read_limits.rows, read_limits.bytes = 40, data.stat().st_size - 1
+    with pytest.raises(UsageError, match=rf"train.jsonl: {data.stat().st_size:,} bytes, more than"):
+        RunConfig(dataset=f"hf:{folder}").corpus()
+    read_limits.bytes, read_limits.decoded = data.stat().st_size, 1000  # ~1,400 bytes of premises and hypotheses
+    corpus = RunConfig(dataset=f"hf:{folder}").corpus()
+    with pytest.raises(DataFormatError, match=r"task\[train\]: its columns hold more than 1,000 bytes once decoded"):
+        corpus.load("train")
+    read_limits.decoded = 1 << 20
+    assert len(corpus.load("train").pairs) == 40
+    # A saved dataset's Arrow files are data files too.
+    hf.Dataset.from_dict({"premise": ["A man sleeps ."] * 40, "hypothesis": ["A person sleeps ."] * 40}).save_to_disk(
+        str(tmp_path / "saved"))
+    arrow = next((tmp_path / "saved").glob("*.arrow"))
+    read_limits.bytes = arrow.stat().st_size - 1
+    with pytest.raises(UsageError, match=rf"{arrow.name}: {arrow.stat().st_size:,} bytes, more than"):
+        RunConfig(dataset=f"hf:{tmp_path / 'saved'}").corpus()

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from nli_baselines.experiments.corpora import CORPORA, CorpusNotFoundError, custom_corpus, get_corpus
 from nli_baselines.experiments.corpora.readers.common import DataFormatError
@@ -869,3 +871,325 @@ def test_glue_tsvs_with_quotes_read_every_row(data_dir, task, columns, rows):
     if task == "MRPC":  # test.tsv:1608, which CSV read as four cells
         assert test.pairs[1606].premise.startswith('" I had never wanted the matter to come to court')
         assert test.pairs[1606].hypothesis.endswith('surrounded it . "')
+
+
+# ------------------------------------------------------------------ bounds of what is read, in every format
+
+
+def _sentences(n: int) -> list[tuple[str, str]]:
+    return [(f"A man number {i} sleeps .", f"A person sleeps {i} .") for i in range(n)]
+
+
+def _table(path: Path, n: int) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+    premises, hypotheses = zip(*_sentences(n))
+    table = pa.table({"premise": list(premises), "hypothesis": list(hypotheses), "label": ["yes"] * n})
+    if path.suffix == ".parquet":
+        pq.write_table(table, path)
+    else:
+        with pa.ipc.new_file(path, table.schema) as writer:
+            writer.write_table(table)
+    return path
+
+
+# Each format the suite reads, as a file of n pairs: (build(folder, n) -> path, read(path), the line
+# where the k-th row starts (1-based; None for a table, whose rows have no lines)).
+FORMATS = {
+    "tsv": (lambda d, n: write(d / "p.tsv", "premise\thypothesis\tlabel\n" + "".join(
+        f"{p}\t{h}\tyes\n" for p, h in _sentences(n))), lambda path: read_custom(path, "c", "train"), lambda k: k + 1),
+    "tsv, a quoted cell over two lines": (lambda d, n: write(d / "q.tsv", "premise\thypothesis\tlabel\n" + "".join(
+        (f'"{p}\nwith a line break"\t{h}\tyes\n' if i == 0 else f"{p}\t{h}\tyes\n")
+        for i, (p, h) in enumerate(_sentences(n)))), lambda path: read_custom(path, "c", "train"),
+                                          lambda k: k + 1 + (k > 1)),
+    "csv": (lambda d, n: write(d / "p.csv", "premise,hypothesis,label\n" + "".join(
+        f'"{p}, or so","{h}",yes\n\n' for p, h in _sentences(n))), lambda path: read_custom(path, "c", "train"),
+            lambda k: 2 * k),
+    "jsonl": (lambda d, n: write(d / "p.jsonl", "".join(jsonl_row(premise=p, hypothesis=h, label="yes")
+                                                        for p, h in _sentences(n)).replace("}", "}\n")),
+              lambda path: read_custom(path, "c", "train"), lambda k: k),
+    "snli jsonl": (lambda d, n: write(d / "snli_1.0_dev.jsonl", "\n".join(
+        jsonl_row(sentence1=p, sentence2=h, gold_label="neutral", pairID=str(i)) for i, (p, h) in
+        enumerate(_sentences(n)))), lambda path: read_nli(path, "snli", "dev"), lambda k: k),
+    "glue tsv": (lambda d, n: write(d / "dev.tsv", "index\tsentence1\tsentence2\tlabel\n" + "".join(
+        f"{i}\t{p}\t{h}\tentailment\n" for i, (p, h) in enumerate(_sentences(n)))),
+                 lambda path: read_rte(path, "rte", "dev"), lambda k: k + 1),
+    "sick": (lambda d, n: write(d / "SICK.txt", "pair_ID\tsentence_A\tsentence_B\tentailment_label\tSemEval_set\n"
+                                + "".join(f"{i}\t{p}\t{h}\tNEUTRAL\tTRAIN\n" for i, (p, h) in enumerate(_sentences(n))),
+                                newline="\r\n"), lambda path: read_sick(path, "sick", "train"), lambda k: k + 1),
+    "cola (no header)": (lambda d, n: write(d / "train.tsv", "".join(f"src\t1\t\t{p}\n" for p, _ in _sentences(n))),
+                         lambda path: _read_cola(path), lambda k: k),
+    "xml": (lambda d, n: write(d / "rte3_dev.xml", "<entailment-corpus>\n" + "".join(
+        f'<pair id="{i}" entailment="YES"><t>{p}</t><h>{h}</h></pair>\n' for i, (p, h) in enumerate(_sentences(n)))
+        + "</entailment-corpus>\n"), lambda path: read_pascal(path, "rte3", "dev"), lambda k: k + 1),
+    "parquet": (lambda d, n: _table(d / "p.parquet", n), lambda path: read_custom(path, "c", "train"), None),
+    "arrow": (lambda d, n: _table(d / "p.arrow", n), lambda path: read_custom(path, "c", "train"), None),
+}
+TEXT_FORMATS = [name for name, (_, _, line) in FORMATS.items() if line is not None]
+
+
+def _read_cola(path):
+    from nli_baselines.experiments.corpora.readers.single_sentence import read_cola
+    return read_cola(path, "cola", "train")
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Text read 64 bytes at a time: every bound is then checked across many blocks."""
+    import nli_baselines.experiments.corpora.readers.common as common
+    monkeypatch.setattr(common, "_BLOCK_BYTES", 64)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_holds_the_rows_bound(tmp_path, read_limits, small_blocks, fmt):
+    build, read, line = FORMATS[fmt]
+    path = build(tmp_path, 40)
+    read_limits.rows = 39
+    where = f"{path.name}:{line(40)}" if line else path.name
+    with pytest.raises(DataFormatError, match=rf"{where}: more than 39 rows \(the bound; raise it with --read-limit "
+                                              r"rows=SIZE\)"):
+        read(path)
+    read_limits.rows = 40
+    assert len(read(path).pairs) == 40
+
+
+@pytest.mark.parametrize("fmt", TEXT_FORMATS)
+def test_every_text_format_holds_the_line_bound(tmp_path, read_limits, small_blocks, fmt):
+    build, read, _ = FORMATS[fmt]
+    path = build(tmp_path, 40)
+    lines = path.read_bytes().split(b"\n")
+    longest = max(len(line) for line in lines)
+    number = next(i for i, line in enumerate(lines, start=1) if len(line) == longest)
+    read_limits.line = longest - 1
+    with pytest.raises(DataFormatError, match=rf"{path.name}:{number}: a line longer than {longest - 1} bytes \(the "
+                                              r"bound; raise it with --read-limit line=SIZE\)"):
+        read(path)
+    read_limits.line = longest
+    assert len(read(path).pairs) == 40
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_holds_the_bytes_bound(tmp_path, read_limits, fmt):
+    build, read, _ = FORMATS[fmt]
+    path = build(tmp_path, 40)
+    size = path.stat().st_size
+    read_limits.bytes = size - 1
+    with pytest.raises(DataFormatError, match=rf"{path.name}: {size:,} bytes, more than {size - 1:,} \(the bound; "
+                                              r"raise it with --read-limit bytes=SIZE\)"):
+        read(path)
+    read_limits.bytes = size
+    assert len(read(path).pairs) == 40
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "arrow"])
+def test_tables_hold_the_decoded_bound(tmp_path, read_limits, fmt):
+    build, read, _ = FORMATS[fmt]
+    path = build(tmp_path, 40)
+    read_limits.decoded = 1000  # the sentences alone are ~1,600 bytes
+    with pytest.raises(DataFormatError, match=rf"{path.name}: its columns hold more than 1,000 bytes once decoded"):
+        read(path)
+    read_limits.decoded = 1 << 20
+    assert len(read(path).pairs) == 40
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "glue tsv", "tsv", "xml"])
+def test_a_file_past_the_rows_bound_is_refused_before_its_rows_are_built(tmp_path, read_limits, small_blocks,
+                                                                        monkeypatch, fmt):
+    # Refused at once, from a count of its lines in bytes: no pair is made (a file of 12 million short
+    # rows read to 3.7 GB before this), whichever row crosses the bound.
+    from nli_baselines.features import pair as pair_module
+    build, read, line = FORMATS[fmt]
+    path = build(tmp_path, 2000)
+    read_limits.rows = 10
+    made = []
+    original = pair_module.Pair.__init__
+    monkeypatch.setattr(pair_module.Pair, "__init__", lambda self, *a, **k: made.append(1) or original(self, *a, **k))
+    with pytest.raises(DataFormatError, match=rf"{path.name}:{line(11)}: more than 10 rows"):
+        read(path)
+    assert not made
+
+
+def _reference_row_past_bound(data: bytes, header: int, bound: int) -> tuple[int, bool] | None:
+    """rows_past_bound as specified: the lines `decoded_lines` gives, the non-blank ones counted."""
+    seen = 0
+    quoted = False
+    for number, text, _ in _reference_lines(data.replace(b"\r", b"\n") if b"\n" not in data[:64] and b"\r" in
+                                            data[:64] else data):
+        if text.strip(" \t\r\x0b\x0c"):
+            seen += 1
+            if seen == bound + header + 1:
+                return number, quoted
+        quoted = quoted or '"' in text
+    return None
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.lists(st.sampled_from([b"a", b" ", b"\t", b"\r", b"\n", b"\n", b'"', b"\xef\xbb\xbf", b"\xff",
+                                      b"\x0b", b"\x1c"]), max_size=60).map(b"".join),
+       header=st.integers(0, 1), bound=st.integers(0, 8))
+def test_counting_rows_in_bytes_counts_the_lines_read(tmp_path, read_limits, monkeypatch, data, header, bound):
+    import nli_baselines.experiments.corpora.readers.common as common
+    monkeypatch.setattr(common, "_BLOCK_BYTES", 64)  # the data's first block decides CR-only line endings
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    read_limits.rows = bound
+    assert common.rows_past_bound(path, header) == _reference_row_past_bound(data, header, bound)
+
+
+def test_quoting_auto_notes_a_line_read_as_it_stands_in_a_file_read_as_csv(tmp_path):
+    # Line 2 needs CSV quoting (a tab in a quoted cell); line 3's quotes make no CSV cells, so it is
+    # read as it stands. Both kinds: the file is read as CSV, and the note says so and names line 3.
+    path = write(tmp_path / "mixed.tsv", 'premise\thypothesis\n"a\tb"\tc\n"Hi," she said.\tx\nplain\ty\n')
+    data = read_custom(path, "c", "train")
+    assert [(p.premise, p.hypothesis) for p in data.pairs] == [("a\tb", "c"), ('"Hi," she said.', "x"),
+                                                                ("plain", "y")]
+    assert data.notes[-1] == ("mixed.tsv: read as CSV-quoted (line 2 needs it), though 1 line(s) read right only with "
+                              "their quotes as text (the first line 3; 1 of them, whose quotes make no CSV cells, read "
+                              "as they stand, the first line 3); --quoting none reads every quote as text")
+    # Alone, such a line makes the file one read unquoted, and the note says that too.
+    path = write(tmp_path / "stray.tsv", 'premise\thypothesis\n"Hi," she said.\tx\n')
+    data = read_custom(path, "c", "train")
+    assert [(p.premise, p.hypothesis) for p in data.pairs] == [('"Hi," she said.', "x")]
+    assert data.notes[-1].startswith("stray.tsv: read unquoted: its quotes are text, as in GLUE's TSV files (read as "
+                                     "CSV, 1 line(s) would lose their quotes or cells, the first line 2)")
+
+
+def _restarting_records(lines, delimiter=",", lenient=False):
+    """`_csv_records` as first written: after a refused record, the csv module reads again from the
+    line after its first. The same records; time quadratic in the lines a quote swallows."""
+    from nli_baselines.experiments.corpora.readers.custom import (UNTERMINATED_QUOTE, _LineFeed, _literal, _Record,
+                                                                  _runaway_quote)
+    width, start = None, 0
+    while start < len(lines):
+        feed = _LineFeed(lines, start)
+        reader = csv.reader(feed, delimiter=delimiter)
+        while True:
+            begin = feed.position
+            try:
+                cells = next(reader)
+            except StopIteration:
+                return
+            except csv.Error as exc:
+                yield _literal(lines, begin) if lenient else _Record(
+                    lines[begin][0], lines[begin][0], None, f"malformed CSV ({exc})", "malformed CSV")
+                start = begin + 1
+                break
+            end = feed.position - 1
+            first, last = lines[begin][0], lines[end][0]
+            runaway = _runaway_quote(lines, begin, end, feed.exhausted, delimiter)
+            if runaway is None and lenient and end > begin and width is not None and len(cells) != width:
+                runaway = (f"unterminated quote? the quoted field opened on line {first} closes on line {last}, "
+                           f"making a record of {len(cells)} cells, not {width}")
+            if runaway:
+                yield _literal(lines, begin) if lenient else _Record(first, last, None, runaway, UNTERMINATED_QUOTE)
+                start = begin + 1
+                break
+            if begin == end and not lines[begin][1].strip(" \t\r\x0b\x0c"):
+                continue
+            width = len(cells) if width is None else width
+            undecodable = next(((n, p) for n, _, p in lines[begin:end + 1] if p), None)
+            yield (_Record(undecodable[0], last, None, undecodable[1], "undecodable bytes") if undecodable
+                   else _Record(first, last, cells))
+
+
+# Lines of quotes, separators and text: quotes that open, close mid-field, double, or run to the end.
+CSV_LINES = st.lists(st.text(st.sampled_from(['"', "\t", ",", "a", " ", "\r", "\x00"]), max_size=7), min_size=1,
+                     max_size=16)
+
+
+@settings(max_examples=500, deadline=None)
+@given(texts=CSV_LINES, delimiter=st.sampled_from(["\t", ","]), lenient=st.booleans(), bad_at=st.integers(0, 20))
+def test_csv_records_are_those_of_reading_again_after_each_refused_record(texts, delimiter, lenient, bad_at):
+    from nli_baselines.experiments.corpora.readers.custom import _csv_records
+    lines = [(i + 1, text, "undecodable" if i == bad_at else None) for i, text in enumerate(texts)]
+    assert [r[:5] for r in _csv_records(lines, delimiter, lenient)] == [
+        r[:5] for r in _restarting_records(lines, delimiter, lenient)]
+
+
+def _lines_read(monkeypatch):
+    """A list whose length counts the lines handed to the csv module from here on."""
+    from nli_baselines.experiments.corpora.readers import custom
+    fed, handed = [], custom._LineFeed.__next__
+
+    def counted(self):
+        line = handed(self)
+        fed.append(1)
+        return line
+    monkeypatch.setattr(custom._LineFeed, "__next__", counted)
+    return fed
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(unit=st.lists(st.text(st.sampled_from(['"', "\t", ",", "a", " "]), max_size=8), min_size=1, max_size=4),
+       delimiter=st.sampled_from(["\t", ","]), lenient=st.booleans())
+@example(unit=['a\t"x"\t"'], delimiter="\t", lenient=True)  # a quote left open from outside a quote and inside one
+@example(unit=['a\t"x"\t"', 'y"z'], delimiter="\t", lenient=False)  # ... closed in the middle of a field
+def test_csv_records_take_work_linear_in_the_lines(monkeypatch, unit, delimiter, lenient):
+    # A file repeating a few lines, at two scales: four times the lines, at most ~four times the work.
+    from nli_baselines.experiments.corpora.readers.custom import _csv_records
+    fed = _lines_read(monkeypatch)
+
+    def work(repeats: int) -> int:
+        lines = [(i + 1, text, None) for i, text in enumerate(["h\tx\ty"] + unit * repeats)]
+        fed.clear()
+        list(_csv_records(lines, delimiter, lenient))
+        return len(fed)
+    assert work(64) <= 5 * work(16) + 20
+
+
+def test_a_file_of_quotes_that_stay_open_reads_in_linear_time(tmp_path, monkeypatch, read_limits):
+    # Each line leaves a quote open whether it starts inside one or not, so each ran to the end of
+    # the file when reading began again there: 4,000 lines took 4 s, 25,000 (200 KB) minutes.
+    fed = _lines_read(monkeypatch)
+    path = write(tmp_path / "open.tsv", "premise\thypothesis\tlabel\n" + 'a\t"x"\t"\n' * 4000)
+    data = read_custom(path, "c", "train", quoting="csv", on_bad_row="skip")
+    assert (data.rows, dict(data.skipped)) == (4000, {"unterminated quote": 4000})
+    assert len(fed) <= 4 * 4001
+    fed.clear()
+    data = read_custom(path, "c", "train")  # auto: each line read as it stands
+    assert (len(data.pairs), data.pairs[0].premise, data.pairs[0].hypothesis) == (4000, "a", '"x"')
+    assert len(fed) <= 4 * 4001
+
+
+HEADERS = {".tsv": "premise\thypothesis\n", ".csv": "premise,hypothesis\n", ".jsonl": ""}
+# What a hostile or broken file repeats: quotes, separators, long cells of quotes, JSON nested deep.
+HOSTILE_LINES = st.lists(st.one_of(
+    st.text(st.sampled_from(['"', "\t", ",", "a", " ", "{", "["]), max_size=8),
+    st.integers(1, 40).map(lambda n: "a" + '"' * n + "\tb"),
+    st.integers(1, 400).map(lambda depth: '{"premise": "a", "hypothesis": ' + "[" * depth + "]" * depth + "}"),
+    st.just('{"premise": "a", "hypothesis": "b"}')), min_size=1, max_size=4)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(unit=HOSTILE_LINES, suffix=st.sampled_from(list(HEADERS)))
+@example(unit=['a\t"x"\t"'], suffix=".tsv")
+def test_no_reader_takes_work_or_memory_faster_than_linear_in_its_input(tmp_path, monkeypatch, unit, suffix):
+    # Work: the lines handed to the csv module and the characters to a JSON parser; memory: the
+    # peak of what Python allocates while reading. At four times the input, at most ~four times each.
+    import tracemalloc
+
+    import nli_baselines.experiments.corpora.readers.common as common
+    fed = _lines_read(monkeypatch)
+    parsed = []
+    loads, orjson = json.loads, common._orjson
+    monkeypatch.setattr(common.json, "loads", lambda text, *a, **k: parsed.append(len(text)) or loads(text, *a, **k))
+    if orjson is not None:
+        monkeypatch.setattr(common, "_orjson", type("Counted", (), {"loads": staticmethod(
+            lambda text: parsed.append(len(text)) or orjson.loads(text))}))
+
+    def read(repeats: int) -> tuple[int, int]:
+        path = tmp_path / f"f{repeats}{suffix}"
+        path.write_text(HEADERS[suffix] + "".join(line + "\n" for line in unit * repeats))
+        fed.clear()
+        parsed.clear()
+        tracemalloc.start()
+        try:
+            read_custom(path, "c", "train", on_bad_row="skip", premise="premise", hypothesis="hypothesis")
+        except DataFormatError:
+            pass  # a header that names no such columns: refused, after the same work
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        return len(fed) + sum(parsed), peak
+    (work, memory), (more_work, more_memory) = read(16), read(64)
+    assert more_work <= 5 * work + 64
+    assert more_memory <= 5 * memory + (64 << 10)

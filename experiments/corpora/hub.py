@@ -242,6 +242,22 @@ def _saved_files(address: str, folder: Path) -> None:
             raise HubError(f"{address}: {state_path.relative_to(folder)} does not list its data files")
         _check_inside(address, state_path.parent, names, str(state_path.relative_to(folder)))
         _check_inside(address, folder, [state_path.parent / n for n in names], str(state_path.relative_to(folder)))
+        _check_data_files(state_path.parent / n for n in names)
+
+
+def _check_data_files(paths) -> None:
+    """The read bounds that hold before `datasets` reads a dataset's files: each a regular file of at
+    most `bytes`, and a text file of lines (JSON lines; CSV and TSV up to their first quote, which
+    may join lines) of at most `rows` (docs/data.md, "Bounds"). The rows of every table are bounded
+    again before a value is read (`readers.arrow.read_table`)."""
+    from .readers.common import check_input, raise_too_many_rows, rows_past_bound
+    for path in map(Path, paths):
+        check_input(path)
+        suffix = path.suffix.lower()
+        if suffix in (".jsonl", ".csv", ".tsv"):
+            past = rows_past_bound(path, header=0 if suffix == ".jsonl" else 1)
+            if past is not None and (suffix == ".jsonl" or not past[1]):
+                raise_too_many_rows(path, past[0])
 
 
 def _open_local(datasets, address: str, folder: Path, config: str | None) -> Opened:
@@ -274,6 +290,7 @@ def _open_hub(datasets, address: str, name: str, config: str | None, revision: s
     builder = _prepared(datasets, address, name, config, revision)
     splits = _as_splits(datasets, builder, address)
     files = {s: [Path(f["filename"]) for f in d.cache_files] for s, d in splits.items()}
+    _check_data_files(f for split_files in files.values() for f in split_files)  # the prepared Arrow files
     commit = builder.hash if isinstance(builder.hash, str) and _SHA.fullmatch(builder.hash) else None
     notes = []
     if offline:
@@ -302,6 +319,7 @@ def _prepared(datasets, address: str, path: str, config: str | None, revision: s
         data_files = builder.config.data_files or {}
         _check_inside(address, inside, [str(f) for split in data_files for f in data_files[split]],
                       "README's data_files")
+        _check_data_files(str(f) for split in data_files for f in data_files[split])
     try:
         builder.download_and_prepare()
     except Exception as exc:  # noqa: BLE001 - `datasets` raises many kinds; each becomes one line

@@ -331,6 +331,11 @@ def read_table(table, where: str, dataset: str, split: str, on_bad_row: str = "e
     bad = BadRows(Path(where), on_bad_row)
     n = table.num_rows
     check_rows(where, n)  # a hub dataset's table too (a file's rows were bounded from its metadata)
+    # And the text read becomes Python strings: a hub dataset's table is bounded here, before that
+    # (a file's plain columns were bounded from its metadata; dictionary ones are, as they are decoded).
+    _check_decoded(where, sum(column(table, name).nbytes for name in (premise, hypothesis, label, id_column,
+                                                                      *meta_columns)
+                              if name and has_field(table.schema, name) and _is_text(column(table, name).type)))
     bad.rows = n
     rules = _Rules(n)
     names = set(table.column_names)

@@ -187,7 +187,13 @@ def open_input(path: Path | str, limit: str = "bytes", what: str = ""):
 def check_rows(path: Path | str, rows: int, line: int | None = None) -> None:
     """Refuse a file or table past `LIMITS.rows` data rows."""
     if rows > LIMITS.rows:
-        raise DataFormatError(path, line, f"more than {LIMITS.rows:,} rows {_raise_hint('rows')}")
+        raise_too_many_rows(path, line)
+
+
+def raise_too_many_rows(path: Path | str, line: int | None = None):
+    """The refusal of a file or table past `LIMITS.rows` data rows; line: where the first row past it starts."""
+    raise DataFormatError(path, line, f"more than {LIMITS.rows:,} row{'s' if LIMITS.rows != 1 else ''} "
+                                      f"{_raise_hint('rows')}")
 
 
 @dataclass
@@ -262,7 +268,8 @@ class BadRows:
         self.skipped[reason] += 1
 
 
-def decoded_lines(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[int, str, str | None]]:
+def decoded_lines(path: Path, keep_cr: bool | str = False,
+                  header: int | None = 0) -> Iterator[tuple[int, str, str | None]]:
     """Yield (1-based line number, text, problem) for every physical line, blank ones included.
 
     problem is None, or why the line is not UTF-8; its text then has U+FFFD for the bad bytes, so that
@@ -271,27 +278,37 @@ def decoded_lines(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[int
     newline are fine: a line's final CR is dropped, unless `keep_cr` (for the csv module, which
     tells a line's end from a line break inside a quoted cell); "lf-files": kept in a file whose
     first line ends in LF alone (as the suite writes them), dropped in a CRLF file.
+    header: how many of the first non-blank lines are no data rows (a header line: 1); the other
+    non-blank lines are the rows `LIMITS.rows` bounds (`decoded_blocks`). None: the file's rows are
+    not its lines (a CSV file, whose quoted cells may span lines): the caller bounds them.
     """
-    for first, texts, problems in decoded_blocks(path, keep_cr):
+    for first, texts, problems in decoded_blocks(path, keep_cr, header):
         yield from zip(count(first), texts, problems or repeat(None))
 
 
-def decoded_blocks(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[int, list[str], list[str | None] | None]]:
+def decoded_blocks(path: Path, keep_cr: bool | str = False,
+                   header: int | None = 0) -> Iterator[tuple[int, list[str], list[str | None] | None]]:
     """The lines of `decoded_lines` a block at a time: (number of the block's first line, texts,
     problems), problems being None when every line of the block decodes. Within
-    `reading_progress(True)`, a file of PROGRESS_MIN_BYTES or more shows a bar of the bytes read."""
+    `reading_progress(True)`, a file of PROGRESS_MIN_BYTES or more shows a bar of the bytes read.
+
+    The bounds hold before a line past them is handed on: no line longer than `LIMITS.line`
+    bytes, and (unless `header` is None) no more than `LIMITS.rows` data rows (`_RowCheck`)."""
     number = 0
     with open_input(path) as handle:
         bar = _reading_bar(handle, path)
+        rows = _RowCheck(path, handle.fileno(), header)
         # Read in blocks of whole lines, decoded a block at a time (a newline byte is never part of
         # a multi-byte UTF-8 character): the file's lines never all sit in memory at once, and
         # only a block that fails to decode is decoded line by line.
         carry = b""
         cr_only = None  # old Mac line endings (a bare CR ends each line): decided by the first block
         crlf = not keep_cr
+        read = 0
         try:
             while block := handle.read(_BLOCK_BYTES):
                 size = len(block)
+                read += size
                 if cr_only is None:
                     cr_only = b"\n" not in block and b"\r" in block
                     if keep_cr == "lf-files":
@@ -302,11 +319,13 @@ def decoded_blocks(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[in
                 block = carry + block if carry else block
                 end = block.rfind(b"\n") + 1
                 carry = block[end:]
-                if len(carry) > LIMITS.line:  # a line is held whole: /dev/zero's copy has none
-                    raise DataFormatError(path, number + block.count(b"\n", 0, end) + 1,
-                                          f"a line longer than {LIMITS.line:,} bytes {_raise_hint('line')}")
+                _check_line_lengths(path, block, end, carry, number)
                 if end:
                     texts, problems = _decoded_block(block, end, first=number == 0, crlf=crlf)
+                    if rows.due(number + len(texts), len(texts), end, read):
+                        del texts, problems  # the count holds a block of its own
+                        rows.count()
+                        texts, problems = _decoded_block(block, end, first=number == 0, crlf=crlf)
                     yield number + 1, texts, problems
                     number += len(texts)
                 if bar is not None:  # once the block's lines are used: the bar shows the work done
@@ -314,8 +333,159 @@ def decoded_blocks(path: Path, keep_cr: bool | str = False) -> Iterator[tuple[in
         finally:
             if bar is not None:
                 bar.close()
-    if carry or number == 0:  # a last line without its newline, or the one empty line of an empty file
-        yield number + 1, *_decoded_block(carry + b"\n", len(carry) + 1, first=number == 0, crlf=crlf)
+        if carry or number == 0:  # a last line without its newline, or the one empty line of an empty file
+            if rows.due(number + 1, 1, len(carry) + 1, read):
+                rows.count()
+            last = _decoded_block(carry + b"\n", len(carry) + 1, first=number == 0, crlf=crlf)
+    if carry or number == 0:
+        yield number + 1, *last
+
+
+def _check_line_lengths(path: Path | str, block: bytes, end: int, carry: bytes, number: int) -> None:
+    """Refuse a line of `block` longer than `LIMITS.line` bytes (its final LF aside): a whole one of
+    `block[:end]`, or the start of the next, `carry`, which is held until its end is read (/dev/zero's
+    copy has none). number: the lines before the block."""
+    if len(carry) > LIMITS.line:
+        _too_long(path, number + block.count(b"\n", 0, end) + 1)
+    if end <= LIMITS.line:  # no whole line of the block can be longer
+        return
+    import numpy as np
+    breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8, count=end) == ord("\n"))
+    long = np.flatnonzero(np.diff(breaks, prepend=-1) - 1 > LIMITS.line)
+    if len(long):
+        _too_long(path, number + int(long[0]) + 1)
+
+
+def _too_long(path: Path | str, line: int):
+    raise DataFormatError(path, line, f"a line longer than {LIMITS.line:,} bytes {_raise_hint('line')}")
+
+
+def checked_blocks(path: Path | str, handle) -> Iterator[bytes]:
+    """The bytes of the open file `handle` a block at a time, as read, after refusing a line longer
+    than `LIMITS.line` bytes in each (for a reader that takes the file as it comes: XML)."""
+    lines, partial, cr_only = 0, 0, None  # partial: the bytes of the line the last block left open
+    while block := handle.read(_BLOCK_BYTES):
+        if cr_only is None:
+            cr_only = b"\n" not in block and b"\r" in block
+        view = block.replace(b"\r", b"\n") if cr_only else block
+        first = view.find(b"\n")
+        if first < 0:
+            partial += len(view)
+        else:
+            if partial + first > LIMITS.line:
+                _too_long(path, lines + 1)
+            end = view.rfind(b"\n") + 1
+            inner = view[first + 1:end]
+            _check_line_lengths(path, inner, len(inner), b"", lines + 1)
+            lines += view.count(b"\n", 0, end)
+            partial = len(view) - end
+        if partial > LIMITS.line:
+            _too_long(path, lines + 1)
+        yield block
+
+
+class _RowCheck:
+    """Refuses a text file of more than `LIMITS.rows` data rows (its non-blank lines after the first
+    `header`) before those rows are handed on, at no cost to a file within the bound.
+
+    A file of fewer than twice the bound's bytes cannot hold more rows (each is a character and a
+    line break) and is never counted. Otherwise, while the lines read so far, with those the bytes
+    still unread would hold at the density of the last block, stay under half the bound, nothing
+    more is done; past that, the file's rows are counted once from its start, in bytes
+    (`rows_past_bound`), which stops at the first row past the bound or settles that it has none.
+    A file whose rows grow denser towards its end is counted by its last block at the latest, so
+    what was handed on before is at most the rows of a file at the bound.
+    """
+
+    def __init__(self, path: Path | str, fd: int, header: int | None):
+        self.path, self.fd, self.header = path, fd, header
+        self.size = os.fstat(fd).st_size
+        self.settled = header is None or (self.size + 1) // 2 <= LIMITS.rows + header
+
+    def due(self, lines: int, block_lines: int, block_bytes: int, read: int) -> bool:
+        """Whether the rows are to be counted (`count`) before the lines read are handed on: `lines`
+        lines read so far, the last `block_lines` of them from `block_bytes` bytes, and `read`
+        bytes of the file read."""
+        return not self.settled and lines + (self.size - read) * block_lines / max(block_bytes, 1) > LIMITS.rows / 2
+
+    def count(self) -> None:
+        """Refuse the file at its first row past the bound, or settle that it has none."""
+        found = rows_past_bound(self.path, self.header, self.fd)
+        if found is not None:
+            raise_too_many_rows(self.path, found[0])
+        self.settled = True
+
+
+_SPACE_BYTES = _ASCII_SPACE.replace("\n", "").encode()  # a line of only these is blank (`is_blank`)
+_BOM = "\ufeff".encode()
+
+
+def rows_past_bound(path: Path | str, header: int = 0, fd: int | None = None) -> tuple[int, bool] | None:
+    """(the line of the first data row past `LIMITS.rows`, whether a double quote comes before that
+    line), or None when the text file at `path` (or the open `fd`) holds no more data rows than that.
+
+    Rows are the non-blank lines after the first `header` of them, as `decoded_lines` reads them (LF,
+    CRLF or CR alone, a byte-order mark); a line longer than `LIMITS.line` is refused here too. The
+    file is read a block at a time, its lines counted in bytes without being decoded, and the count
+    stops at the row past the bound: time linear in the bytes read, one block held.
+    """
+    if fd is None:
+        with open_input(path) as handle:
+            return rows_past_bound(path, header, handle.fileno())
+    size = os.fstat(fd).st_size
+    need = LIMITS.rows + header + 1  # the non-blank line that is one row too many
+    if (size + 1) // 2 < need:
+        return None
+    lines, offset, carry, quoted, cr_only, at_start = 0, 0, b"", False, None, True
+    while True:
+        block = os.pread(fd, _BLOCK_BYTES, offset)
+        offset += len(block)
+        last = not block
+        if last:
+            if not carry:
+                return None
+            block, end = carry + b"\n", len(carry) + 1  # the last line, without its line break
+        else:
+            if cr_only is None:
+                cr_only = b"\n" not in block and b"\r" in block
+            if cr_only:
+                block = block.replace(b"\r", b"\n")
+            block = carry + block if carry else block
+            end = block.rfind(b"\n") + 1
+            carry = block[end:]
+            _check_line_lengths(path, block, end, carry, lines)
+        data = block[:end]
+        if at_start and end:
+            data, at_start = data[len(_BOM):] if data.startswith(_BOM) else data, False
+        found, index, before = _nonblank_lines(data, need)
+        if index is not None:
+            return lines + index + 1, quoted or before
+        if last:
+            return None
+        need -= found
+        quoted = quoted or b'"' in data
+        lines += data.count(b"\n")
+
+
+def _nonblank_lines(data: bytes, need: int) -> tuple[int, int | None, bool]:
+    """(how many lines of `data`, whole lines each ending in LF, are not blank; the 0-based index of
+    the `need`-th of them, or None when there are fewer; whether a double quote comes before it)."""
+    import numpy as np
+    squeezed = data.translate(None, _SPACE_BYTES)  # a blank line becomes an empty one; no LF is removed
+    breaks = filled = None
+    if b"\n\n" in squeezed or squeezed.startswith(b"\n"):
+        breaks = np.flatnonzero(np.frombuffer(squeezed, dtype=np.uint8) == ord("\n"))
+        filled = np.diff(breaks, prepend=-1) > 1  # the lines with a byte left: not blank
+        found = int(filled.sum())
+    else:  # no blank line: every line counts
+        found = squeezed.count(b"\n")
+    if found < need:
+        return found, None, False
+    if breaks is None:
+        breaks = np.flatnonzero(np.frombuffer(squeezed, dtype=np.uint8) == ord("\n"))
+    index = need - 1 if filled is None else int(np.flatnonzero(filled)[need - 1])
+    start = int(breaks[index - 1]) + 1 if index else 0  # the line's first byte (`squeezed` keeps every quote)
+    return found, index, b'"' in squeezed[:start]
 
 
 def _decoded_block(block: bytes, end: int, first: bool, crlf: bool) -> tuple[list[str], list[str | None] | None]:
@@ -349,9 +519,16 @@ def is_blank(text: str) -> bool:
     return not text.strip(_ASCII_SPACE)
 
 
-def iter_lines(path: Path, bad: BadRows) -> Iterator[tuple[int, str]]:
-    """Yield (1-based line number, text) of non-empty lines; an undecodable line is a bad row."""
-    return _nonblank(decoded_lines(path), bad)
+def iter_lines(path: Path, bad: BadRows, header: int = 0) -> Iterator[tuple[int, str]]:
+    """Yield (1-based line number, text) of non-empty lines; an undecodable line is a bad row.
+    header: the non-blank lines that are no data rows (`decoded_blocks`)."""
+    return _nonblank(decoded_lines(path, header=header), bad)
+
+
+def first_line(path: Path) -> str:
+    """The text of the first non-blank line of the text file at `path` that decodes ("" in a file of none)."""
+    return next((text for _, text, problem in decoded_lines(path, header=None) if not problem and not is_blank(text)),
+                "")
 
 
 def _nonblank(lines: Iterable[tuple[int, str, str | None]], bad: BadRows) -> Iterator[tuple[int, str]]:
@@ -359,8 +536,6 @@ def _nonblank(lines: Iterable[tuple[int, str, str | None]], bad: BadRows) -> Ite
         if (not text or text[0] in _ASCII_SPACE) and is_blank(text):  # most lines start with a non-space
             continue
         bad.rows += 1
-        if bad.rows > LIMITS.rows:
-            check_rows(bad.path, bad.rows, number)
         if problem:
             bad.bad(number, problem, UNDECODABLE)
             continue
@@ -373,7 +548,7 @@ def iter_tsv(path: Path, bad: BadRows, required: tuple[str, ...]) -> Iterator[tu
     GLUE and SICK files are not CSV-quoted: a field may begin with `"`, so the
     csv module's default quoting would merge lines. Fields are split on tabs only.
     """
-    lines = iter_lines(path, bad)
+    lines = iter_lines(path, bad, header=1)
     try:
         _, header_line = next(lines)
     except StopIteration:
@@ -421,7 +596,6 @@ def jsonl_blocks(path: Path, bad: BadRows) -> Iterator[tuple[Sequence[int], list
         objects = None if problems else _objects_read_exactly_by_orjson(texts)
         if objects is not None:
             bad.rows += len(objects)
-            check_rows(path, bad.rows, first + len(objects) - 1)
             yield range(first, first + len(objects)), objects
             continue
         for number, obj in _objects(_nonblank(zip(count(first), texts, problems or repeat(None)), bad), bad):

@@ -2,19 +2,22 @@
 (parquet and Arrow files are read column-wise: `readers.arrow`)."""
 from __future__ import annotations
 
+import bisect
 import contextlib
 import csv
 import io
 import json
 import threading
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import NamedTuple
 
 from nli_baselines.features.pair import Pair
 
 from . import arrow
-from .common import (NO_GOLD, UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns, checked_score,
-                     decoded_lines, find_columns, is_blank, iter_jsonl, sentence_pair, text_value)
+from .common import (LIMITS, NO_GOLD, UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns,
+                     checked_score, decoded_blocks, decoded_lines, find_columns, is_blank, iter_jsonl,
+                     raise_too_many_rows, rows_past_bound, sentence_pair, text_value)
 
 UNTERMINATED_QUOTE = "unterminated quote"
 TEXT_SUFFIXES = (".tsv", ".csv", ".jsonl")
@@ -116,7 +119,7 @@ def _columns(path: Path, suffix: str, quoting: str = "auto") -> tuple[list[str],
     """The header's column names (TSV, CSV) or the first object's keys (JSONL), and that first
     object; [] for an empty file. A header that names a column twice is an error (which of the
     two would a row's value come from?)."""
-    for number, text, problem in decoded_lines(path):
+    for number, text, problem in decoded_lines(path, header=None):  # the first line is all it reads
         if is_blank(text) and not problem:
             continue
         if problem:  # the header (or first object) itself: nothing after it can be read as intended
@@ -204,10 +207,19 @@ def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...], delimiter: st
     (`_reads_unquoted`), which `notes` says; there a record that runs over several lines and still
     has the wrong number of cells is a stray quote, not a cell with line breaks: its first line is
     read as it stands, and reading starts again on the next line, so no line vanishes inside it."""
+    # The rows are bounded before the file's lines are held: counted in bytes when it could hold
+    # more, and refused at once when its lines are its records (no quote before the row past the bound).
+    past = rows_past_bound(path, header=1)
+    if past is not None and (quoting == "none" or not past[1]):
+        raise_too_many_rows(path, past[0])
+    lenient = delimiter == "\t" and quoting == "auto"  # TSV cells that are plain text with quotes in them
     # In an LF file lines keep their CR: a CR LF inside a quoted cell is text (the csv module keeps
     # it), as in the files the suite writes; a CRLF file's line breaks are CR LF everywhere.
-    lines = list(decoded_lines(path, keep_cr="lf-files"))
-    lenient = delimiter == "\t" and quoting == "auto"  # TSV cells that are plain text with quotes in them
+    if past is None:
+        lines = list(decoded_lines(path, keep_cr="lf-files", header=None))
+    else:  # more lines than the bound allows rows, but quoted cells may join them: count the records first
+        lines = _HeldLines(path)
+        _check_records(path, lines, delimiter, lenient, past[0])
     if quoting == "none":
         records = [_literal(lines, i, delimiter) for i, (_, text, _) in enumerate(lines) if not is_blank(text)]
     else:
@@ -248,15 +260,73 @@ def _iter_csv(path: Path, bad: BadRows, required: tuple[str, ...], delimiter: st
             yield record.first, dict(zip(header.cells, record.cells))
 
 
+class _HeldLines(Sequence):
+    """The lines of `decoded_lines(path, keep_cr="lf-files")` held compactly: each block's text as one
+    string and the offsets of its lines, each (number, text, problem) made when asked for. A file of
+    more lines than `LIMITS.rows` is held so while its records are counted (`_check_records`): as
+    tuples of strings, 12 million short lines take ~2 GB; so, the file's size and 8 bytes a line."""
+
+    def __init__(self, path: Path):
+        import numpy as np
+        self.starts, self.blocks = [], []
+        total = 0
+        for first, texts, problems in decoded_blocks(path, keep_cr="lf-files", header=None):
+            ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1)
+            self.starts.append(first - 1)
+            self.blocks.append(("\n".join(texts), np.concatenate(([0], ends)), problems))
+            total = first - 1 + len(texts)
+        self.total = total
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self.total))]
+        if not 0 <= index < self.total:
+            raise IndexError(index)
+        block = bisect.bisect_right(self.starts, index) - 1
+        text, offsets, problems = self.blocks[block]
+        at = index - self.starts[block]
+        return index + 1, text[offsets[at]:offsets[at + 1] - 1], problems[at] if problems else None
+
+
+def _check_records(path: Path, lines: Sequence[tuple[int, str, str | None]], delimiter: str, lenient: bool,
+                   past: int) -> None:
+    """Refuse a CSV (or TSV) file of more records than `LIMITS.rows` after its header, counted without
+    holding them. Its lines are more than that, the first past the bound being line `past`; quoted
+    cells may join them into fewer records. A TSV file whose quotes turn out to be text (`lenient`,
+    `_QuoteEvidence`) has its lines as its records."""
+    header, count, first_past, evidence = None, 0, None, None
+    with _csv_field_limit(sum(len(text) for _, text, _ in lines) + 1):
+        for record in _csv_records(lines, delimiter, lenient):
+            if header is None:
+                header = record
+                evidence = _QuoteEvidence(lines, record) if lenient and record.cells is not None else None
+                continue
+            count += 1
+            if count == LIMITS.rows + 1:
+                first_past = record.first
+                if evidence is None:
+                    break
+            if evidence is not None:
+                evidence.add(record)
+    if evidence is not None and evidence.unquoted:
+        raise_too_many_rows(path, past)
+    if first_past is not None:
+        raise_too_many_rows(path, first_past)
+
+
 class _Record(NamedTuple):
     first: int  # physical line numbers
     last: int
     cells: list[str] | None  # None when the record is a bad row for `problem`
     problem: str | None = None
     category: str | None = None
+    as_text: bool = False  # a line whose quotes make no CSV cells, read as it stands (`_csv_records`, lenient)
 
 
-def _csv_records(lines: list[tuple[int, str, str | None]], delimiter: str = ",",
+def _csv_records(lines: Sequence[tuple[int, str, str | None]], delimiter: str = ",",
                  lenient: bool = False) -> Iterator[_Record]:
     """The CSV (or TSV) records of `lines` (from `decoded_lines`), blank lines left out.
 
@@ -268,33 +338,45 @@ def _csv_records(lines: list[tuple[int, str, str | None]], delimiter: str = ",",
     stands (split on tabs); `lenient` also takes a third sign, a record over several lines with
     another number of cells than the header. Reading then starts again on the next line, so the
     swallowed rows are kept, each counted.
+
+    Reading again from each swallowed line would take time quadratic in the lines a quote swallows
+    (a file of lines `a<TAB>"x"<TAB>"`, each of which leaves a quote open whether it starts inside
+    one or not); a record that runs into the quoted cell of one already refused is judged from what
+    was learned reading that one (`_QuotedRun`), so each line is read a bounded number of times.
     """
     width = None  # the header's cells
+    run = _QuotedRun(lines, delimiter)
     start = 0
     while start < len(lines):
         feed = _LineFeed(lines, start)
         reader = csv.reader(feed, delimiter=delimiter)
         while True:
             begin = feed.position
+            refused = run.judge(begin, width if lenient else None)
+            if refused is not None:  # a record that joins the refused one's quoted cell, refused alike
+                yield _literal(lines, begin, as_text=True) if lenient else refused
+                start = begin + 1
+                break
             try:
                 cells = next(reader)
             except StopIteration:
                 return
             except csv.Error as exc:
-                if lenient:
-                    yield _literal(lines, begin)
-                else:
-                    yield _Record(lines[begin][0], lines[begin][0], None, f"malformed CSV ({exc})", "malformed CSV")
+                problem = f"malformed CSV ({exc})"
+                run.learn(begin, feed.position - 1, error=(problem, "malformed CSV"))
+                yield _literal(lines, begin, as_text=True) if lenient else _Record(
+                    lines[begin][0], lines[begin][0], None, problem, "malformed CSV")
                 start = begin + 1
                 break
             end = feed.position - 1
             first, last = lines[begin][0], lines[end][0]
             runaway = _runaway_quote(lines, begin, end, feed.exhausted, delimiter)
             if runaway is None and lenient and end > begin and width is not None and len(cells) != width:
-                runaway = (f"unterminated quote? the quoted field opened on line {first} closes on line {last}, "
-                           f"making a record of {len(cells)} cells, not {width}")
+                runaway = _wrong_width(first, last, len(cells), width)
             if runaway:
-                yield _literal(lines, begin) if lenient else _Record(first, last, None, runaway, UNTERMINATED_QUOTE)
+                run.learn(begin, end, at_eof=feed.exhausted)
+                yield _literal(lines, begin, as_text=True) if lenient else _Record(first, last, None, runaway,
+                                                                                 UNTERMINATED_QUOTE)
                 start = begin + 1
                 break
             if begin == end and is_blank(lines[begin][1]):
@@ -308,75 +390,196 @@ def _csv_records(lines: list[tuple[int, str, str | None]], delimiter: str = ",",
                 yield _Record(first, last, cells)
 
 
-def _literal(lines: list[tuple[int, str, str | None]], index: int, delimiter: str = "\t") -> _Record:
-    """One line read as it stands: its quotes are text."""
+def _wrong_width(first: int, last: int, cells: int, width: int) -> str:
+    return (f"unterminated quote? the quoted field opened on line {first} closes on line {last}, making a record "
+            f"of {cells} cells, not {width}")
+
+
+def _eof_quote(first: int, last: int) -> str:
+    count = last - first + 1
+    return (f"unterminated quote: the quoted field opened on line {first} runs to the end of the file "
+            f"({count} line{'s' if count > 1 else ''})")
+
+
+def _mid_field_quote(first: int, last: int) -> str:
+    return f"unterminated quote? the quoted field opened on line {first} closes on line {last} in the middle of a field"
+
+
+def _one_line(text: str, delimiter: str, *, inside: bool = False, strict: bool = False) -> tuple[list[str] | None,
+                                                                                                  bool, bool]:
+    """What the csv module makes of the line `text` alone, started outside a quoted cell or, `inside`,
+    within one: (its cells, the last still open, or None where it raised; whether a quoted cell is
+    open at its end; whether it raised before reaching the end). Within a record the csv module
+    reads a line from one of these two states, in the same way whatever came before."""
+    feed = _LineFeed([(0, '"' + text if inside else text, None)], 0)
+    try:
+        cells = next(csv.reader(feed, delimiter=delimiter, strict=strict))
+    except csv.Error:
+        return None, feed.exhausted, not feed.exhausted
+    return cells, feed.exhausted, False
+
+
+class _QuotedRun:
+    """The lines a refused record's open quote ran through, and what the csv module makes of each.
+
+    A record read from line `begin` that is refused after running through lines begin+1..end inside
+    a quoted cell is learned. A record started on a line between (after a restart) that leaves its
+    own quote open at that line's end enters the next line inside a quoted cell, as the refused one
+    did, and from there is read alike: it ends where that one ended, in the same way (the end of the
+    file, a csv error), with the same strict-quoting failures and the same cells after its first
+    line. Its verdict follows from its own first line and sums over the run's lines (`judge`).
+    """
+
+    def __init__(self, lines: Sequence[tuple[int, str, str | None]], delimiter: str):
+        self.lines, self.delimiter = lines, delimiter
+        self.low = self.high = -1  # the lines [low, high] the run went through inside a quoted cell
+
+    def learn(self, begin: int, end: int, error: tuple[str, str] | None = None, at_eof: bool = False) -> None:
+        """The record from line `begin` ran to line `end` and was refused: for the csv error
+        (problem, category) it raised on line `end`, or as a runaway quote (`at_eof`: one that ran
+        to the end of the file)."""
+        if end <= begin or self.low <= begin < self.high:
+            return  # one line, or a record of a run already known
+        self.low, self.high, self.error, self.at_eof = begin + 1, end, error, at_eof
+        size = end - begin
+        # From each line of the run to its end: the cells that line and the rest add to a record, and
+        # whether a closing quote is followed by something other than a separator (strict quoting fails).
+        self.cells, self.fails = [0] * (size + 1), [False] * (size + 1)
+        if error is not None:
+            return  # a csv error on the run: every record joining it ends there
+        for j in range(size - 1, -1, -1):
+            text = self.lines[self.low + j][1]
+            cells, _, _ = _one_line(text, self.delimiter, inside=True)
+            self.cells[j] = self.cells[j + 1] + len(cells) - 1
+            self.fails[j] = self.fails[j + 1] or _one_line(text, self.delimiter, inside=True, strict=True)[2]
+
+    def judge(self, begin: int, width: int | None) -> _Record | None:
+        """The bad row the record from line `begin` is when it joins the run and is refused; None
+        when it is read as usual: it does not start within the run, its own line ends outside a
+        quote (or raises), or it joins and is a record after all. width: the header's cells (lenient)."""
+        if not self.low <= begin < self.high:
+            return None
+        text = self.lines[begin][1]
+        cells, open_quote, raised = _one_line(text, self.delimiter)
+        if raised or not open_quote:
+            return None
+        first, last = self.lines[begin][0], self.lines[self.high][0]
+        if self.error is not None:
+            return _Record(first, first, None, *self.error)
+        if self.at_eof:
+            return _Record(first, last, None, _eof_quote(first, last), UNTERMINATED_QUOTE)
+        at = begin + 1 - self.low
+        if _one_line(text, self.delimiter, strict=True)[2] or self.fails[at]:
+            return _Record(first, last, None, _mid_field_quote(first, last), UNTERMINATED_QUOTE)
+        if width is not None and len(cells) + self.cells[at] != width:
+            return _Record(first, last, None, _wrong_width(first, last, len(cells) + self.cells[at], width),
+                           UNTERMINATED_QUOTE)
+        return None
+
+
+def _literal(lines: Sequence[tuple[int, str, str | None]], index: int, delimiter: str = "\t",
+             as_text: bool = False) -> _Record:
+    """One line read as it stands: its quotes are text. as_text: because they make no CSV cells."""
     number, text, problem = lines[index]
     if problem:
         return _Record(number, number, None, problem, UNDECODABLE)
-    return _Record(number, number, (text[:-1] if text.endswith("\r") else text).split(delimiter))
+    return _Record(number, number, (text[:-1] if text.endswith("\r") else text).split(delimiter),
+                   as_text=as_text and '"' in text)
 
 
-def _reads_unquoted(path: Path, lines: list[tuple[int, str, str | None]], records: list[_Record]) -> str | None:
+def _reads_unquoted(path: Path, lines: Sequence[tuple[int, str, str | None]], records: list[_Record]) -> str | None:
     """Whether a TSV file's quotes are CSV quoting or text, from what each reading makes of its lines:
     "read unquoted ..." when some lines read right only as text and none only as CSV; a note on
-    the mix when both kinds occur (it is then read as CSV); None when nothing tells them apart.
-
-    A line reads right only as text when, read as CSV, it has the wrong number of cells and split on
-    tabs the right one (GLUE's MRPC: `" A quote .<TAB>A reply . "`), or when a cell in quotes needs
-    none (no tab, line break or doubled quote: CSV writers quote only such cells, unless they quote
-    every cell, header included) and CSV would strip them. A record reads right only as CSV when it
-    runs over several lines, when split on tabs it has the wrong number of cells and read as CSV
-    the right one, or when a cell CSV unquotes holds what needs quotes (a tab, a line break, a quote)."""
+    the mix when both kinds occur (it is then read as CSV); None when nothing tells them apart
+    (`_QuoteEvidence`)."""
     if not any('"' in text for _, text, _ in lines):
         return None
-    header = records[0]
-    width = len(header.cells)
-    header_text = _literal(lines, header.first - 1).cells or []
-    quotes_everything = all(len(c) >= 2 and c[0] == c[-1] == '"' for c in header_text)
-    as_text, as_csv = [], []
+    evidence = _QuoteEvidence(lines, records[0])
     for record in records[1:]:
+        evidence.add(record)
+    return evidence.note()
+
+
+class _QuoteEvidence:
+    """The lines of a TSV file that read right only with their quotes as text, and those only as CSV.
+
+    A line reads right only as text when, read as CSV, it has the wrong number of cells and split on
+    tabs the right one (GLUE's MRPC: `" A quote .<TAB>A reply . "`), when a cell in quotes needs
+    none (no tab, line break or doubled quote: CSV writers quote only such cells, unless they quote
+    every cell, header included) and CSV would strip them, or when its quotes make no CSV cells at
+    all (`"Hi," she said.`: lenient reading keeps such a line as it stands, `_csv_records`). A record
+    reads right only as CSV when it runs over several lines, when split on tabs it has the wrong
+    number of cells and read as CSV the right one, or when a cell CSV unquotes holds what needs
+    quotes (a tab, a line break, a quote). Records are added one at a time, so that a file can be
+    judged without holding them (`_check_records`).
+    """
+
+    def __init__(self, lines: Sequence[tuple[int, str, str | None]], header: _Record):
+        self.lines, self.width = lines, len(header.cells)
+        header_text = _literal(lines, header.first - 1).cells or []
+        self.quotes_everything = all(len(c) >= 2 and c[0] == c[-1] == '"' for c in header_text)
+        self.as_text, self.as_csv, self.kept = [0, None], [0, None], [0, None]  # [lines, the first line]
+
+    @staticmethod
+    def _count(kind: list, line: int) -> None:
+        kind[0] += 1
+        kind[1] = kind[1] or line
+
+    def add(self, record: _Record) -> None:
         if record.cells is None:
-            continue
+            return
+        if record.as_text:
+            self._count(self.as_text, record.first)
+            self._count(self.kept, record.first)
+            return
         if record.last > record.first:
-            as_csv.append(record.first)
-            continue
-        split = _literal(lines, record.first - 1).cells
+            self._count(self.as_csv, record.first)
+            return
+        split = _literal(self.lines, record.first - 1).cells
         if split is None or split == record.cells:
-            continue
-        if len(record.cells) == width != len(split):
-            as_csv.append(record.first)
-        elif len(split) == width != len(record.cells):
-            as_text.append(record.first)
-        elif len(split) == width == len(record.cells) and not quotes_everything:
+            return
+        if len(record.cells) == self.width != len(split):
+            self._count(self.as_csv, record.first)
+        elif len(split) == self.width != len(record.cells):
+            self._count(self.as_text, record.first)
+        elif len(split) == self.width == len(record.cells) and not self.quotes_everything:
             # The cells CSV reads otherwise: quoted because they had to be (a writer's), or not (text).
             unquoted = [cell for cell, raw in zip(record.cells, split) if cell != raw]
             needed = any(mark in cell for cell in unquoted for mark in ('"', "\t", "\r", "\n"))
-            (as_csv if needed else as_text).append(record.first)
-    if not as_text:
-        return None
-    if not as_csv:
-        return (f"read unquoted: its quotes are text, as in GLUE's TSV files (read as CSV, {len(as_text)} line(s) "
-                f"would lose their quotes or cells, the first line {as_text[0]}); --quoting csv reads them as CSV")
-    return (f"read as CSV-quoted (line {as_csv[0]} needs it), though {len(as_text)} line(s) read right only with "
-            f"their quotes as text (the first line {as_text[0]}); --quoting none reads every quote as text")
+            self._count(self.as_csv if needed else self.as_text, record.first)
+
+    @property
+    def unquoted(self) -> bool:
+        """Whether the file is read with its quotes as text ("read unquoted" in `note`)."""
+        return bool(self.as_text[0]) and not self.as_csv[0]
+
+    def note(self) -> str | None:
+        (text, first_text), (needs, first_csv), (kept, first_kept) = self.as_text, self.as_csv, self.kept
+        if not text:
+            return None
+        if not needs:
+            return (f"read unquoted: its quotes are text, as in GLUE's TSV files (read as CSV, {text} line(s) "
+                    f"would lose their quotes or cells, the first line {first_text}); --quoting csv reads them as CSV")
+        as_they_stand = (f"; {kept} of them, whose quotes make no CSV cells, read as they stand, the first line "
+                         f"{first_kept}" if kept else "")
+        return (f"read as CSV-quoted (line {first_csv} needs it), though {text} line(s) read right only with "
+                f"their quotes as text (the first line {first_text}{as_they_stand}); --quoting none reads every "
+                "quote as text")
 
 
-def _runaway_quote(lines: list[tuple[int, str, str | None]], begin: int, end: int, at_eof: bool,
+def _runaway_quote(lines: Sequence[tuple[int, str, str | None]], begin: int, end: int, at_eof: bool,
                    delimiter: str = ",") -> str | None:
     """Why the record on lines[begin:end + 1] looks like an unterminated quote, or None."""
     first, last = lines[begin][0], lines[end][0]
     if at_eof:
-        count = last - first + 1
-        return (f"unterminated quote: the quoted field opened on line {first} runs to the end of the file "
-                f"({count} line{'s' if count > 1 else ''})")
+        return _eof_quote(first, last)
     if end == begin and (delimiter == "," or '"' not in lines[begin][1]):
         return None  # a one-line CSV record: the csv module's lenient reading is the intended one
     text = "".join(line + "\n" for _, line, _ in lines[begin:end + 1])
     try:
         list(csv.reader(io.StringIO(text), strict=True, delimiter=delimiter))
     except csv.Error:
-        return (f"unterminated quote? the quoted field opened on line {first} closes on line {last} in the middle "
-                "of a field")
+        return _mid_field_quote(first, last)
     return None
 
 

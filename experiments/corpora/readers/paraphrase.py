@@ -47,7 +47,7 @@ def read_msr_paraphrase(path: Path, dataset: str, split: str, on_bad_row: str = 
     """
     dev_ids = _dev_ids(path) if path.name == "msr_paraphrase_train.txt" else None
     bad = BadRows(path, on_bad_row)
-    lines = ((n, text, problem) for n, text, problem in decoded_lines(path) if not is_blank(text))
+    lines = ((n, text, problem) for n, text, problem in decoded_lines(path, header=1) if not is_blank(text))
     header_number, header_text, problem = next(lines, (1, "", None))
     if problem:
         raise DataFormatError(path, header_number, f"header line: {problem}")

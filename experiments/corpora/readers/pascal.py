@@ -7,7 +7,8 @@ from xml.parsers import expat
 from nli_baselines.features.labels import ENTAILMENT, NOT_ENTAILMENT
 from nli_baselines.features.pair import Pair
 
-from .common import BadRows, DataFormatError, SplitData, open_input, sentence_pair
+from .common import (LIMITS, BadRows, DataFormatError, SplitData, check_input, checked_blocks, open_input,
+                     raise_too_many_rows, sentence_pair)
 
 _LABELS = {"YES": ENTAILMENT, "TRUE": ENTAILMENT, "NO": NOT_ENTAILMENT, "FALSE": NOT_ENTAILMENT}
 
@@ -55,8 +56,11 @@ def read_pascal(path: Path, dataset: str, split: str, on_bad_row: str = "error")
 
     parser.StartElementHandler, parser.EndElementHandler, parser.CharacterDataHandler = start, end, text
     try:
+        _check_pair_count(path)
         with open_input(path) as handle:
-            parser.ParseFile(handle)
+            for block in checked_blocks(path, handle):
+                parser.Parse(block, False)
+            parser.Parse(b"", True)
     except expat.ExpatError as exc:
         raise DataFormatError(path, exc.lineno, f"malformed XML: {expat.errors.messages[exc.code]}") from None
     except DataFormatError:
@@ -64,6 +68,35 @@ def read_pascal(path: Path, dataset: str, split: str, on_bad_row: str = "error")
     except (LookupError, ValueError) as exc:  # from expat's handler for encodings it lacks
         raise DataFormatError(path, parser.CurrentLineNumber, f"unreadable XML encoding: {exc}") from None
     return bad.split(dataset, split, pairs)
+
+
+def _check_pair_count(path: Path) -> None:
+    """Refuse a file of more `<pair>` elements than `LIMITS.rows` before any pair is built: counted
+    by a first reading that keeps nothing, where the file is large enough to hold that many (a pair
+    takes at least the 7 bytes of `<pair/>`). Malformed XML stops the count; the reading proper
+    reports it."""
+    if check_input(path).st_size // len("<pair/>") <= LIMITS.rows:
+        return
+    parser = expat.ParserCreate()
+    pairs = 0
+
+    def end(name):
+        nonlocal pairs
+        if name == "pair":
+            pairs += 1
+            if pairs > LIMITS.rows:
+                raise_too_many_rows(path, parser.CurrentLineNumber)
+
+    parser.EndElementHandler = end
+    try:
+        with open_input(path) as handle:
+            for block in checked_blocks(path, handle):
+                parser.Parse(block, False)
+            parser.Parse(b"", True)
+    except DataFormatError:
+        raise
+    except (expat.ExpatError, LookupError, ValueError):
+        return
 
 
 def _finish_pair(state: dict, bad: BadRows, pairs: list[Pair]) -> None:

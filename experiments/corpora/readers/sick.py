@@ -28,7 +28,7 @@ def read_sick(path: Path, dataset: str, split: str, on_bad_row: str = "error", *
     readable counts in its own split.
     """
     bad = BadRows(path, on_bad_row)
-    lines = ((n, text, problem) for n, text, problem in decoded_lines(path) if not is_blank(text))
+    lines = ((n, text, problem) for n, text, problem in decoded_lines(path, header=1) if not is_blank(text))
     header_number, header_text, problem = next(lines, (1, "", None))
     if problem:
         raise DataFormatError(path, header_number, f"header line: {problem}")

@@ -12,7 +12,7 @@ from pathlib import Path
 from nli_baselines.features.labels import BINARY01
 from nli_baselines.features.pair import Pair
 
-from .common import BadRows, SplitData, iter_lines, iter_tsv, map_label, sentence_value
+from .common import BadRows, SplitData, first_line, iter_lines, iter_tsv, map_label, sentence_value
 
 _BINARY = {label: label for label in BINARY01}
 COLA_COLUMNS = ("source", "label", "original_label", "sentence")
@@ -25,9 +25,11 @@ def read_cola(path: Path, dataset: str, split: str, on_bad_row: str = "error") -
     label. Ids are the 0-based row numbers (test: its `index`). Read unquoted: sentences hold quotes."""
     bad = BadRows(path, on_bad_row)
     pairs = []
-    lines = iter_lines(path, bad)
+    # The test file's header is no data row: which file it is decides what the row bound counts.
+    header = first_line(path).split("\t") == COLA_TEST_HEADER
+    lines = iter_lines(path, bad, header=int(header))
     first = next(lines, None)
-    if first is not None and first[1].split("\t") == COLA_TEST_HEADER:
+    if header:
         bad.rows -= 1  # the header
         for number, line in lines:
             cells = line.split("\t")
