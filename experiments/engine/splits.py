@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from nli_baselines.features.labels import two_class
-from nli_baselines.features.pair import describe_too_long, too_long
+from nli_baselines.features.pair import MAX_PAIRWISE_TOKENS, describe_too_long, too_long
 from nli_baselines.features.text.annotation import AnnotationSource, annotate
 
 from ..corpora import Corpus, resolve_data_dir
@@ -134,7 +134,7 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
     # One annotate call for all splits: one tagger load, one cache read.
     groups = [pairs, selection or [], [] if evaluation is selection else evaluation or []]
     tagged = annotate([p for group in groups for p in group], progress=config.progress, jobs=config.jobs,
-                      lemmas=lemmas, stats=(tag_stats := {}))
+                      lemmas=lemmas, stats=(tag_stats := {}), max_tokens=MAX_PAIRWISE_TOKENS if pairwise else None)
     bounds = np.cumsum([0] + [len(group) for group in groups])
     train_a, sel_a, eval_a = (tagged[a:b] for a, b in zip(bounds[:-1], bounds[1:]))
     if pairwise:

@@ -36,7 +36,7 @@ import scipy.sparse as sp
 from nli_baselines._version import __version__
 from nli_baselines.features.featurizer import PairFeaturizer
 from nli_baselines.features.featurizer_state import dump_featurizer, load_featurizer
-from nli_baselines.features.pair import Pair, pairs_from
+from nli_baselines.features.pair import MAX_PAIRWISE_TOKENS, Pair, pairs_from
 from nli_baselines.features.runtime.shown import shown
 from nli_baselines.features.storage import tensor_file
 from nli_baselines.features.storage.schema import (INPUT_BOUND, Array, Bool, Choice, Field, Int, Mapping_,
@@ -124,8 +124,10 @@ class Predictor:
 
         if isinstance(pairs, _Annotated) and pairs.predictor is self:
             return pairs
+        # A sentence too long for the model's pairwise feature types is refused by them: not tagged first.
+        longest = MAX_PAIRWISE_TOKENS if getattr(self.featurizer, "pairwise_types", None) else None
         ready, said = annotate_as(pairs_from(pairs), self.annotation_source, lemmas=self.needs_lemmas, jobs=jobs,
-                                  progress=progress)
+                                  progress=progress, max_tokens=longest)
         if self.info.get("annotation") == {}:  # read from a file that does not say
             said.insert(0, "the model file does not say how its training pairs were tagged (it was saved "
                            "before files said so, or from a Predictor built by hand): pairs are annotated as they "

@@ -106,7 +106,41 @@ def _load_spacy(model: str, keep: Sequence[str]):
     lacking = [p for p in keep if p not in nlp.pipe_names]
     if lacking:
         raise RuntimeError(f"spaCy model {model} has no {', '.join(lacking)} component: it cannot tag and lemmatize")
+    nlp.tokenizer = PiecewiseTokenizer(nlp.tokenizer)
     return nlp
+
+
+# spaCy's tokenizer strips a word's prefixes and suffixes one at a time, reading the rest of the
+# word again each time: a word of n such characters ('"' * n, "((((", "$$$$", "'s's's") takes time
+# quadratic in n (8,000 quotes: 18 s; a cell of 100,000: hours). A longer run of characters
+# without a space is tokenized a piece of this many characters at a time: the same tokens wherever
+# no word is longer (the corpora here have none past 90), linear time where one is.
+LONG_WORD = 200
+_LONG_RUN = re.compile(r"\S{%d,}" % (LONG_WORD + 1))
+
+
+class PiecewiseTokenizer:
+    """A spaCy tokenizer that takes a run of more than LONG_WORD non-space characters LONG_WORD at a time."""
+
+    def __init__(self, tokenizer):
+        self.tokenizer = tokenizer
+
+    def __call__(self, text: str):
+        if len(text) <= LONG_WORD or _LONG_RUN.search(text) is None:
+            return self.tokenizer(text)
+        from spacy.tokens import Doc
+        words, spaces, start = [], [], 0
+        for run in _LONG_RUN.finditer(text):
+            for cut in range(run.start() + LONG_WORD, run.end(), LONG_WORD):
+                self._add(text[start:cut], words, spaces)
+                start = cut
+        self._add(text[start:], words, spaces)
+        return Doc(self.tokenizer.vocab, words=words, spaces=spaces)
+
+    def _add(self, piece: str, words: list, spaces: list) -> None:
+        for token in self.tokenizer(piece):
+            words.append(token.text)
+            spaces.append(bool(token.whitespace_))
 
 
 def _tag_with(nlp, sentences: Sequence[str]) -> list[Annotation]:
@@ -167,6 +201,11 @@ class SpacyTagger:
 
     def tag(self, sentences: Sequence[str], jobs: int = 1, progress: bool = False) -> list[Annotation]:
         return [a for part in self.tag_chunks(sentences, jobs, progress) for a in part]
+
+    def tokenize(self, sentences: Sequence[str]) -> list[Tokens]:
+        """The tokens `tag` gives each sentence, from spaCy's tokenizer alone (no tagging)."""
+        nlp = _load_spacy(self.model or _installed_model(), ())
+        return [tuple(t.text for t in nlp.make_doc(s) if not t.is_space) for s in sentences]
 
 
 class SpacyLemmatizer:
@@ -375,6 +414,19 @@ def _tag(sentences: list[str], tagger: Tagger, cache: AnnotationCache, jobs: int
     return found
 
 
+def _too_long_to_tag(sentences: list[str], tagger: Tagger, max_tokens: int | None) -> dict[str, Annotation]:
+    """The sentences of more than `max_tokens` tokens, each with its tokens and empty tags and lemmas
+    (`annotate`). Only a sentence of more characters than that can have more tokens."""
+    tokenize = getattr(tagger, "tokenize", None)
+    long = [s for s in sentences if len(s) > max_tokens] if max_tokens is not None and tokenize else []
+    found = {}
+    for sentence, tokens in zip(long, tokenize(long) if long else ()):
+        if len(tokens) > max_tokens:
+            blank = ("",) * len(tokens)
+            found[sentence] = (tuple(tokens), blank, blank)
+    return found
+
+
 def _content_key(tokens: Tokens, tags: Tokens) -> str:
     return hashlib.blake2b(json.dumps([tokens, tags], ensure_ascii=False).encode(), digest_size=16).hexdigest()
 
@@ -421,7 +473,7 @@ def _lemmatize(sentences: list[tuple[Tokens, Tokens]], lemmatizer: Lemmatizer, c
 
 def annotate(pairs: Iterable[Pair], *, tagger: Tagger | None = None, cache_dir: Path | str | None = None,
              jobs: int = 1, progress: bool = False, stats: dict | None = None, lemmas: bool = False,
-             lemmatizer: Lemmatizer | None = None) -> list[Pair]:
+             lemmatizer: Lemmatizer | None = None, max_tokens: int | None = None) -> list[Pair]:
     """Return `pairs` with tokens and tags on every pair; already annotated pairs keep theirs.
 
     Tagged pairs carry lemmas when the tagger gives them (SpacyTagger does).
@@ -431,6 +483,11 @@ def annotate(pairs: Iterable[Pair], *, tagger: Tagger | None = None, cache_dir: 
     stats: if given, receives counts `sentences`, `cached`, `tagged` (sentences to tag, found in
       the cache, tagged now), `lemmatized`, `lemmas_cached` (sentences given lemmas from their
       tags now, found in the cache) and `rebuilt_shards` (corrupt cache shards found).
+    max_tokens: the most tokens of a sentence the caller takes (the pairwise feature types':
+      `features.pair.MAX_PAIRWISE_TOKENS`); a longer sentence is tokenized but not tagged (a
+      sentence of 100,000 quotes would take a minute), its tags and lemmas empty strings, and the
+      caller refuses or drops its pair (`features.pair.too_long`). Needs a tagger that can
+      `tokenize` (SpacyTagger); with another, every sentence is tagged.
     """
     pairs = list(pairs)
     root = Path(cache_dir) if cache_dir else default_cache_dir()
@@ -439,7 +496,10 @@ def annotate(pairs: Iterable[Pair], *, tagger: Tagger | None = None, cache_dir: 
         tagger = tagger or SpacyTagger()
         cache = AnnotationCache(root, tagger.name)
         sentences = list(dict.fromkeys(s for p in pairs if not p.is_annotated for s in (p.premise, p.hypothesis)))
-        found = _tag(sentences, tagger, cache, jobs, progress, counts)
+        found = _too_long_to_tag(sentences, tagger, max_tokens)
+        if found:
+            sentences = [s for s in sentences if s not in found]
+        found.update(_tag(sentences, tagger, cache, jobs, progress, counts))
         counts["rebuilt_shards"] += cache.rebuilt_shards
         pairs = [p if p.is_annotated else p.with_annotation(found[p.premise], found[p.hypothesis]) for p in pairs]
     if lemmas and any(not p.has_lemmas for p in pairs):
@@ -571,8 +631,8 @@ def _bare(pair: Pair, keep_tags: bool = False) -> Pair:
 
 
 def annotate_as(pairs: Iterable[Pair], source: AnnotationSource | None, *, lemmas: bool = False, jobs: int = 1,
-                progress: bool = False, cache_dir: Path | str | None = None,
-                tagger: Tagger | None = None) -> tuple[list[Pair], list[str]]:
+                progress: bool = False, cache_dir: Path | str | None = None, tagger: Tagger | None = None,
+                max_tokens: int | None = None) -> tuple[list[Pair], list[str]]:
     """(pairs, notes): `pairs` annotated as the pairs `source` describes were, where they allow it,
     and one line per thing done otherwise.
 
@@ -584,8 +644,8 @@ def annotate_as(pairs: Iterable[Pair], source: AnnotationSource | None, *, lemma
     source `given`: a pair with tokens and tags keeps them (its trees are set aside: the training
         pairs' parses came from the parser); one without is tagged by spaCy, and a note says so.
     None (unknown): pairs are annotated as they come (`annotate`).
-    lemmas, jobs, progress, cache_dir, tagger: as for `annotate` (a tagger other than spaCy's is
-      named by its `name`).
+    lemmas, jobs, progress, cache_dir, tagger, max_tokens: as for `annotate` (a tagger other than
+      spaCy's is named by its `name`).
     """
     pairs = list(pairs)
     notes: list[str] = []
@@ -609,4 +669,5 @@ def annotate_as(pairs: Iterable[Pair], source: AnnotationSource | None, *, lemma
             trained = (f"read off corpus trees ({source.name})" if source.kind == TREES
                        else f"given with its training pairs ({source.name})")
             notes.append(f"the model was trained on tags {trained}; of these {len(pairs)} pairs, {' and '.join(done)}")
-    return annotate(pairs, lemmas=lemmas, jobs=jobs, progress=progress, cache_dir=cache_dir, tagger=tagger), notes
+    return annotate(pairs, lemmas=lemmas, jobs=jobs, progress=progress, cache_dir=cache_dir, tagger=tagger,
+                    max_tokens=max_tokens), notes
