@@ -25,6 +25,14 @@ from nli_baselines.experiments.configuration.errors import UsageError
     (["yes", "no", "3.5"], "auto", ("labels", None)),
     ([], "auto", ("labels", None)),
     (["nan", "1.5"], "auto", ("labels", None)),  # nan is a word here, not a number
+    # Scores with a word or two among them: scores, whose rows without a number are bad rows.
+    (["4.5", "3", "high", "1"], "auto", ("scores", "x.tsv: the label column holds numbers (3 distinct, e.g. 4.5) and 1 "
+                                                   "value that is no number ('high'): a score task, whose rows without "
+                                                   "a number are bad rows (--target labels to read them all as "
+                                                   "classes)")),
+    (["4.5", "nan", "3", "n/a"], "auto", ("labels", None)),  # as many words as numbers: classes
+    (["5", "1", "x"], "auto", ("labels", None)),  # whole numbers of a few classes, and a word: classes
+    (["4.5", "3", "high", "1"], "labels", ("labels", None)),
     ([str(i / 10) for i in range(50)], "labels", ("labels", None)),  # 50 classes of numbers: asked for, and allowed
     (["yes", "no"], "scores", ("scores", None)),  # the readers name the rows that are no number
 ])
@@ -135,3 +143,22 @@ def test_the_training_file_is_read_once(tmp_path, monkeypatch):
         RunConfig(train_file=str(train)).corpus()
     skipped = RunConfig(train_file=str(train), on_bad_row="skip").corpus().load("train", on_bad_row="skip")
     assert len(skipped.pairs) == 1 and skipped.skipped == {"wrong column count": 1} and len(reads) == 5
+
+
+@pytest.mark.parametrize("word", ["nan", "high"])
+def test_one_word_in_a_column_of_scores_is_the_bad_row_it_is(tmp_path, word):
+    # Before, read as classes: the run stopped naming dev scores that training never showed.
+    scores = [f"{i / 8:.3f}" for i in range(30)]
+    scores[12] = word
+    train = write_pairs(tmp_path / "train.tsv", scores)
+    dev = write_pairs(tmp_path / "dev.tsv", ["1.5", "2.75"])
+    corpus = RunConfig(train_file=str(train), dev_file=str(dev)).corpus()
+    assert corpus.task.is_scores
+    with pytest.raises(DataFormatError, match=rf"train.tsv:14: score '{word}' is not a number"):
+        corpus.load("train")
+    corpus = RunConfig(train_file=str(train), dev_file=str(dev), on_bad_row="skip").corpus()
+    data = corpus.load("train", on_bad_row="skip")
+    assert (len(data.pairs), data.bad_lines, dict(data.skipped)) == (29, [14], {"bad score": 1})
+    assert data.notes[0] == (f"train.tsv: the label column holds numbers (29 distinct, e.g. 0.125) and 1 value that "
+                             f"is no number ('{word}'): a score task, whose rows without a number are bad rows "
+                             "(--target labels to read them all as classes)")

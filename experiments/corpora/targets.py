@@ -6,8 +6,11 @@ training split:
 
     auto    a column whose every value is a finite number is a score task when a value is not a
             whole number or there are more than AUTO_MAX_CLASSES distinct values; whole numbers
-            with at most that many distinct values stay classes; anything else is classes. Either
-            way a column of numbers is said in one line.
+            with at most that many distinct values stay classes. So is a column of such scores
+            with a few values that are no number (`nan`, `high`: at most half as many distinct
+            values as the numbers): its rows that hold them are bad rows, named FILE:LINE as
+            `scores` names them (read as classes, the run stopped on dev scores that training never
+            showed). Anything else is classes. Either way a column of numbers is said in one line.
     labels  classes; a column of more than MAX_NUMBER_CLASSES distinct numbers is refused (a
             similarity score is no 100-class task).
     scores  scores; each value must be a finite number (a bad row names FILE:LINE otherwise).
@@ -42,10 +45,20 @@ def choose_target(values: Iterable[str], asked: str = AUTO,
         return SCORES, None
     values = list(values)
     numbers = [number_value(v) for v in values]
-    if not values or any(n is None for n in numbers):
+    others = [v for v, n in zip(values, numbers) if n is None]
+    values, numbers = [v for v, n in zip(values, numbers) if n is not None], [n for n in numbers if n is not None]
+    if not values or (others and asked == LABELS):
         return LABELS, None
     fractional = next((v for v, n in zip(values, numbers) if not n.is_integer()), None)
     example = fractional or values[0]
+    if others:
+        if (fractional is None and len(values) <= AUTO_MAX_CLASSES) or 2 * len(others) > len(values):
+            return LABELS, None
+        shown = ", ".join(repr(v[:20]) for v in others[:3]) + (", ..." if len(others) > 3 else "")
+        return SCORES, (f"{where}: the label column holds numbers ({len(values):,} distinct, e.g. {example}) and "
+                        f"{len(others)} value{'s' if len(others) > 1 else ''} that {'are' if len(others) > 1 else 'is'}"
+                        f" no number ({shown}): a score task, whose rows without a number are bad rows (--target "
+                        "labels to read them all as classes)")
     if asked == LABELS:
         if len(values) > MAX_NUMBER_CLASSES:
             raise TargetError(f"--target labels: {where}: the label column holds {len(values):,} distinct numbers "
