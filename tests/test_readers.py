@@ -1193,3 +1193,46 @@ def test_no_reader_takes_work_or_memory_faster_than_linear_in_its_input(tmp_path
     (work, memory), (more_work, more_memory) = read(16), read(64)
     assert more_work <= 5 * work + 64
     assert more_memory <= 5 * memory + (64 << 10)
+
+
+@pytest.mark.parametrize("given, value", [("rows=10", ("rows", 10)), ("line=0001MiB", ("line", 1 << 20)),
+                                          ("bytes= 16 GiB ", ("bytes", 16 << 30)), ("decoded=2k", ("decoded", 2000)),
+                                          ("rows=9223372036854775807", ("rows", (1 << 63) - 1))])
+def test_read_limit_values(given, value):
+    from nli_baselines.experiments.corpora.readers.common import parse_read_limit
+    assert parse_read_limit(given) == value
+
+
+@pytest.mark.parametrize("given, message", [
+    ("rows=\u0661\u0660", r"^--read-limit 'rows=\u0661\u0660': '\u0661\u0660' is not a whole number with an optional "
+                          r"unit"),  # Arabic-Indic digits: int() takes them, a size does not
+    ("rows=" + "9" * 5000, r"^--read-limit 'rows=9+\.\.\. \(5,007 characters\): more than "
+                           r"9,223,372,036,854,775,807, the largest bound$"),  # not Python's own message
+    ("rows=9223372036854775808", r"more than 9,223,372,036,854,775,807"),
+    ("rows=10000000T", r"more than 9,223,372,036,854,775,807"),
+    ("width=3", r"expected NAME=SIZE with NAME one of bytes, rows, line, decoded, predictions"),
+])
+def test_read_limit_values_refused_in_one_line(given, message):
+    from nli_baselines.experiments.corpora.readers.common import parse_read_limit
+    with pytest.raises(ValueError, match=message):
+        parse_read_limit(given)
+
+
+def test_the_bounds_are_declared_once():
+    # The help and the guide's table show the defaults ReadLimits declares.
+    import argparse
+    import dataclasses
+    import re
+
+    from nli_baselines.experiments.commandline.arguments import add_read_limit_argument
+    from nli_baselines.experiments.corpora.readers.common import ReadLimits, format_size, parse_read_limit
+    parser = argparse.ArgumentParser()
+    add_read_limit_argument(parser)
+    shown = " ".join(parser.format_help().split())
+    assert "bytes (8GiB), rows (10M), line (16MiB), decoded (8GiB) or predictions (256MiB)" in shown
+    assert all(f"{spec.name} ({format_size(spec.default)})" in shown for spec in dataclasses.fields(ReadLimits))
+    guide = (Path(__file__).resolve().parents[1] / "docs" / "data.md").read_text()
+    table = dict(re.findall(r"^\| `(\w+)` \| ([\d,]+(?: [KMGT]i?B)?) \|", guide, re.M))
+    assert set(table) == {spec.name for spec in dataclasses.fields(ReadLimits)}
+    for spec in dataclasses.fields(ReadLimits):
+        assert parse_read_limit(f"{spec.name}={table[spec.name].replace(',', '')}") == (spec.name, spec.default)

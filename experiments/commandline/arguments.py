@@ -156,9 +156,10 @@ def add_import_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_read_limit_argument(parser: argparse.ArgumentParser) -> None:
+    from ..corpora.readers.common import read_limit_defaults  # the bounds' one declaration
     parser.add_argument("--read-limit", dest="read_limits", action="append", default=[], metavar="NAME=SIZE",
-                        help="raise a bound of what is read from one input (repeatable): bytes (8GiB), rows (10M), "
-                             "line (16MiB), decoded (8GiB) or predictions (256MiB); see docs/data.md")
+                        help=f"raise a bound of what is read from one input (repeatable): {read_limit_defaults()}; "
+                             "see docs/data.md")
 
 
 def apply_read_limits(given: list[str]) -> None:

@@ -107,21 +107,39 @@ class ReadLimits:
 LIMITS = ReadLimits()
 _UNITS = {"": 1, "k": 1000, "m": 1000 ** 2, "g": 1000 ** 3, "t": 1000 ** 4,
           "kib": 1 << 10, "mib": 1 << 20, "gib": 1 << 30, "tib": 1 << 40}
+_SHOWN_UNITS = {"k": "k", "m": "M", "g": "G", "t": "T", "kib": "KiB", "mib": "MiB", "gib": "GiB", "tib": "TiB"}
+MAX_READ_LIMIT = (1 << 63) - 1  # past any file's size or count of rows: a bound of "no bound"
 
 
 def parse_read_limit(text: str) -> tuple[str, int]:
-    """`NAME=SIZE` (SIZE a whole number with an optional unit: 20M, 64MiB, 16GiB) -> (name, value);
-    ValueError naming the limits there are."""
+    """`NAME=SIZE` (SIZE a whole number of ASCII digits with an optional unit: 20M, 64MiB, 16GiB, at
+    most MAX_READ_LIMIT) -> (name, value); ValueError naming the limits there are."""
+    from nli_baselines.features.runtime.shown import shown
     name, _, value = text.partition("=")
     names = list(ReadLimits.__dataclass_fields__)
     if name not in names or not value:
-        raise ValueError(f"--read-limit {text!r}: expected NAME=SIZE with NAME one of {', '.join(names)}")
-    match = re.fullmatch(r"\s*(\d+)\s*([a-zA-Z]*)\s*", value)
+        raise ValueError(f"--read-limit {shown(repr(text), 80)}: expected NAME=SIZE with NAME one of {', '.join(names)}")
+    match = re.fullmatch(r"\s*([0-9]+)\s*([a-zA-Z]*)\s*", value, re.ASCII)  # not the digits of other scripts
     unit = match.group(2).lower() if match else None
     if unit not in _UNITS:
-        raise ValueError(f"--read-limit {text!r}: {value!r} is not a whole number with an optional unit "
-                         "(k, M, G, T, KiB, MiB, GiB, TiB)")
-    return name, int(match.group(1)) * _UNITS[unit]
+        raise ValueError(f"--read-limit {shown(repr(text), 80)}: {shown(repr(value), 60)} is not a whole number with "
+                         "an optional unit (k, M, G, T, KiB, MiB, GiB, TiB)")
+    digits = match.group(1).lstrip("0") or "0"
+    if len(digits) > len(str(MAX_READ_LIMIT)) or int(digits) * _UNITS[unit] > MAX_READ_LIMIT:
+        raise ValueError(f"--read-limit {shown(repr(text), 80)}: more than {MAX_READ_LIMIT:,}, the largest bound")
+    return name, int(digits) * _UNITS[unit]
+
+
+def format_size(value: int) -> str:
+    """`value` as `--read-limit` writes it: in the largest unit that divides it (16MiB, 10M, 300)."""
+    units = sorted(((size, _SHOWN_UNITS[unit]) for unit, size in _UNITS.items() if unit), reverse=True)
+    return next((f"{value // size}{unit}" for size, unit in units if value and value % size == 0), str(value))
+
+
+def read_limit_defaults() -> str:
+    """The bounds and their defaults, as `--read-limit` writes them: "bytes (8GiB), rows (10M), ..."."""
+    shown = [f"{spec.name} ({format_size(spec.default)})" for spec in ReadLimits.__dataclass_fields__.values()]
+    return ", ".join(shown[:-1]) + f" or {shown[-1]}"
 
 
 def set_read_limits(given: Iterable[str]) -> None:
