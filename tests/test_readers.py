@@ -559,6 +559,23 @@ def test_block_reading_equals_reading_line_by_line(tmp_path, monkeypatch, data):
         assert list(common.decoded_lines(path)) == _reference_lines(data)
 
 
+@pytest.mark.parametrize("data", [
+    b"a\rb\r\n\xffx\ny\xc3\n\n", b"\r\n" * 5 + b"z\r", b"a\rb\rc\r" * 20, b"\xef\xbb\xbf" + b"x\ty\r\n" * 30,
+    "".join(f"line {i} \u00e9\r\n" if i % 3 else f"line {i}\n" for i in range(50)).encode() + b"bad \xc3(\nend",
+])
+def test_reading_a_few_bytes_at_a_time_reads_the_same_lines(tmp_path, monkeypatch, data):
+    # The first line alone is read 64 KiB at a time; the line endings are still decided by the first 8 MiB.
+    import nli_baselines.experiments.corpora.readers.common as common
+    path = tmp_path / "f.txt"
+    path.write_bytes(data)
+    monkeypatch.setattr(common, "_BLOCK_BYTES", 64)
+    for keep_cr in (False, "lf-files"):
+        whole = list(common.decoded_lines(path, keep_cr=keep_cr))
+        for block in (1, 5, 64):
+            assert list(common.decoded_lines(path, keep_cr=keep_cr, block_bytes=block)) == whole
+    assert len(list(common.decoded_lines(path))) == (60 if data.startswith(b"a\rb\rc") else len(whole))
+
+
 def test_jsonl_through_orjson_equals_the_standard_library(tmp_path, monkeypatch):
     import nli_baselines.experiments.corpora.readers.common as common
     rows = [jsonl_row(sentence1="a", sentence2="b", gold_label="neutral", pairID=123456789012345678901234567890),
@@ -1236,3 +1253,20 @@ def test_the_bounds_are_declared_once():
     assert set(table) == {spec.name for spec in dataclasses.fields(ReadLimits)}
     for spec in dataclasses.fields(ReadLimits):
         assert parse_read_limit(f"{spec.name}={table[spec.name].replace(',', '')}") == (spec.name, spec.default)
+
+
+@pytest.mark.parametrize("name, text, refused", [
+    ("joined.csv", 'premise,hypothesis\na,b\n"x\ny",c\n"p\nq",r\n', None),  # 6 lines, 3 records
+    ("joined.csv", 'premise,hypothesis\na,b\n"x\ny",c\nd,"e\nf"\n\ng,h\n', 8),  # the 4th record starts on line 8
+    ("joined.tsv", 'premise\thypothesis\n"a\nb"\tc\n\n  \na\tb\na\tb\na\tb\n', 8),
+    ("stray.tsv", 'premise\thypothesis\n"Hi," she\n said.\tx\na\tb\na\tb\n', 5),  # read unquoted: lines are rows
+    ("open.tsv", 'premise\thypothesis\na\tb\n"a\tb\na\tb\n', None),  # auto: a quote left open is a line of its own
+])
+def test_records_past_the_bound_are_counted_where_quotes_join_lines(tmp_path, read_limits, name, text, refused):
+    path = write(tmp_path / name, text)
+    read_limits.rows = 3
+    if refused is None:
+        assert read_custom(path, "c", "train", on_bad_row="skip").rows == 3
+    else:
+        with pytest.raises(DataFormatError, match=rf"{name}:{refused}: more than 3 rows"):
+            read_custom(path, "c", "train", on_bad_row="skip")

@@ -45,6 +45,7 @@ _ASCII_SPACE = " \t\n\r\x0b\x0c"  # what bytes.strip() removes: a line of only t
 # A JSON line can only produce a lone surrogate through an escape of one, so only such lines are searched.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 _BLOCK_BYTES = 1 << 23  # files are read and decoded 8 MiB at a time
+FIRST_LINE_BYTES = 1 << 16  # ... and 64 KiB at a time for their first line alone
 _DEEP = 900  # brackets in a JSON line from which json.loads, not orjson, decides (recursion limit ~1000)
 
 # A smaller file reads in a moment and shows nothing.
@@ -286,8 +287,8 @@ class BadRows:
         self.skipped[reason] += 1
 
 
-def decoded_lines(path: Path, keep_cr: bool | str = False,
-                  header: int | None = 0) -> Iterator[tuple[int, str, str | None]]:
+def decoded_lines(path: Path, keep_cr: bool | str = False, header: int | None = 0,
+                  block_bytes: int | None = None) -> Iterator[tuple[int, str, str | None]]:
     """Yield (1-based line number, text, problem) for every physical line, blank ones included.
 
     problem is None, or why the line is not UTF-8; its text then has U+FFFD for the bad bytes, so that
@@ -299,19 +300,22 @@ def decoded_lines(path: Path, keep_cr: bool | str = False,
     header: how many of the first non-blank lines are no data rows (a header line: 1); the other
     non-blank lines are the rows `LIMITS.rows` bounds (`decoded_blocks`). None: the file's rows are
     not its lines (a CSV file, whose quoted cells may span lines): the caller bounds them.
+    block_bytes: as for `decoded_blocks`.
     """
-    for first, texts, problems in decoded_blocks(path, keep_cr, header):
+    for first, texts, problems in decoded_blocks(path, keep_cr, header, block_bytes):
         yield from zip(count(first), texts, problems or repeat(None))
 
 
-def decoded_blocks(path: Path, keep_cr: bool | str = False,
-                   header: int | None = 0) -> Iterator[tuple[int, list[str], list[str | None] | None]]:
+def decoded_blocks(path: Path, keep_cr: bool | str = False, header: int | None = 0,
+                   block_bytes: int | None = None) -> Iterator[tuple[int, list[str], list[str | None] | None]]:
     """The lines of `decoded_lines` a block at a time: (number of the block's first line, texts,
     problems), problems being None when every line of the block decodes. Within
     `reading_progress(True)`, a file of PROGRESS_MIN_BYTES or more shows a bar of the bytes read.
 
     The bounds hold before a line past them is handed on: no line longer than `LIMITS.line`
-    bytes, and (unless `header` is None) no more than `LIMITS.rows` data rows (`_RowCheck`)."""
+    bytes, and (unless `header` is None) no more than `LIMITS.rows` data rows (`_RowCheck`).
+    block_bytes: the bytes read at a time (default 8 MiB); a reader of the first line alone asks
+    for few, so as not to decode a block of lines it does not use."""
     number = 0
     with open_input(path) as handle:
         bar = _reading_bar(handle, path)
@@ -320,11 +324,19 @@ def decoded_blocks(path: Path, keep_cr: bool | str = False,
         # a multi-byte UTF-8 character): the file's lines never all sit in memory at once, and
         # only a block that fails to decode is decoded line by line.
         carry = b""
-        cr_only = None  # old Mac line endings (a bare CR ends each line): decided by the first block
+        step = block_bytes or _BLOCK_BYTES
+        # Old Mac line endings (a bare CR ends each line) are decided by the file's first 8 MiB,
+        # however much is read at a time; so is a CRLF file.
+        peek = os.pread(handle.fileno(), _BLOCK_BYTES, 0) if step < _BLOCK_BYTES else None
+        cr_only = None if peek is None else b"\n" not in peek and b"\r" in peek
         crlf = not keep_cr
+        if peek is not None and keep_cr == "lf-files":
+            first_end = peek.find(b"\n")
+            crlf = first_end > 0 and peek[first_end - 1:first_end] == b"\r"
+        del peek
         read = 0
         try:
-            while block := handle.read(_BLOCK_BYTES):
+            while block := handle.read(step):
                 size = len(block)
                 read += size
                 if cr_only is None:
@@ -339,6 +351,10 @@ def decoded_blocks(path: Path, keep_cr: bool | str = False,
                 carry = block[end:]
                 _check_line_lengths(path, block, end, carry, number)
                 if end:
+                    if number == 0:  # the first block's lines counted in bytes: a dense file is not decoded
+                        lines = block.count(b"\n", 0, end)
+                        if rows.due(lines, lines, end, read):
+                            rows.count()
                     texts, problems = _decoded_block(block, end, first=number == 0, crlf=crlf)
                     if rows.due(number + len(texts), len(texts), end, read):
                         del texts, problems  # the count holds a block of its own
@@ -475,7 +491,7 @@ def rows_past_bound(path: Path | str, header: int = 0, fd: int | None = None) ->
         data = block[:end]
         if at_start and end:
             data, at_start = data[len(_BOM):] if data.startswith(_BOM) else data, False
-        found, index, before = _nonblank_lines(data, need)
+        found, index, before = nonblank_lines(data, need)
         if index is not None:
             return lines + index + 1, quoted or before
         if last:
@@ -485,7 +501,7 @@ def rows_past_bound(path: Path | str, header: int = 0, fd: int | None = None) ->
         lines += data.count(b"\n")
 
 
-def _nonblank_lines(data: bytes, need: int) -> tuple[int, int | None, bool]:
+def nonblank_lines(data: bytes, need: int) -> tuple[int, int | None, bool]:
     """(how many lines of `data`, whole lines each ending in LF, are not blank; the 0-based index of
     the `need`-th of them, or None when there are fewer; whether a double quote comes before it)."""
     import numpy as np
@@ -545,8 +561,8 @@ def iter_lines(path: Path, bad: BadRows, header: int = 0) -> Iterator[tuple[int,
 
 def first_line(path: Path) -> str:
     """The text of the first non-blank line of the text file at `path` that decodes ("" in a file of none)."""
-    return next((text for _, text, problem in decoded_lines(path, header=None) if not problem and not is_blank(text)),
-                "")
+    lines = decoded_lines(path, header=None, block_bytes=FIRST_LINE_BYTES)
+    return next((text for _, text, problem in lines if not problem and not is_blank(text)), "")
 
 
 def _nonblank(lines: Iterable[tuple[int, str, str | None]], bad: BadRows) -> Iterator[tuple[int, str]]:

@@ -8,15 +8,16 @@ import csv
 import io
 import json
 import threading
-from pathlib import Path
 from collections.abc import Iterator, Sequence
+from itertools import count, repeat
+from pathlib import Path
 from typing import NamedTuple
 
 from nli_baselines.features.pair import Pair
 
 from . import arrow
-from .common import (LIMITS, NO_GOLD, UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns,
-                     checked_score, decoded_blocks, decoded_lines, find_columns, is_blank, iter_jsonl,
+from .common import (FIRST_LINE_BYTES, LIMITS, NO_GOLD, UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns,
+                     checked_score, decoded_blocks, decoded_lines, find_columns, is_blank, iter_jsonl, nonblank_lines,
                      raise_too_many_rows, rows_past_bound, sentence_pair, text_value)
 
 UNTERMINATED_QUOTE = "unterminated quote"
@@ -119,7 +120,7 @@ def _columns(path: Path, suffix: str, quoting: str = "auto") -> tuple[list[str],
     """The header's column names (TSV, CSV) or the first object's keys (JSONL), and that first
     object; [] for an empty file. A header that names a column twice is an error (which of the
     two would a row's value come from?)."""
-    for number, text, problem in decoded_lines(path, header=None):  # the first line is all it reads
+    for number, text, problem in decoded_lines(path, header=None, block_bytes=FIRST_LINE_BYTES):  # that line alone
         if is_blank(text) and not problem:
             continue
         if problem:  # the header (or first object) itself: nothing after it can be read as intended
@@ -264,21 +265,31 @@ class _HeldLines(Sequence):
     """The lines of `decoded_lines(path, keep_cr="lf-files")` held compactly: each block's text as one
     string and the offsets of its lines, each (number, text, problem) made when asked for. A file of
     more lines than `LIMITS.rows` is held so while its records are counted (`_check_records`): as
-    tuples of strings, 12 million short lines take ~2 GB; so, the file's size and 8 bytes a line."""
+    tuples of strings, 12 million short lines take ~2 GB; so, the file's size and 4 bytes a line."""
 
     def __init__(self, path: Path):
         import numpy as np
         self.starts, self.blocks = [], []
         total = 0
-        for first, texts, problems in decoded_blocks(path, keep_cr="lf-files", header=None):
-            ends = np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1)
+        # A block's lines are strings for a moment: 1 MiB of short lines makes ~200,000 of them.
+        for first, texts, problems in decoded_blocks(path, keep_cr="lf-files", header=None, block_bytes=1 << 20):
+            offsets = np.zeros(len(texts) + 1, dtype=np.int64)  # a block holds fewer than 2**31 characters
+            np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1, out=offsets[1:])
             self.starts.append(first - 1)
-            self.blocks.append(("\n".join(texts), np.concatenate(([0], ends)), problems))
+            self.blocks.append(("\n".join(texts), offsets.astype(np.int32), problems))
             total = first - 1 + len(texts)
+            del texts
         self.total = total
 
     def __len__(self) -> int:
         return self.total
+
+    def __iter__(self):
+        for start, (text, _, problems) in zip(self.starts, self.blocks):
+            yield from zip(count(start + 1), text.split("\n"), problems or repeat(None))
+
+    def characters(self) -> int:
+        return sum(len(text) for text, _, _ in self.blocks)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
@@ -290,27 +301,54 @@ class _HeldLines(Sequence):
         at = index - self.starts[block]
         return index + 1, text[offsets[at]:offsets[at + 1] - 1], problems[at] if problems else None
 
+    def last_quote(self) -> int:
+        """The number of the last line that holds a double quote (0: none does)."""
+        for start, (text, offsets, _) in zip(reversed(self.starts), reversed(self.blocks)):
+            at = text.rfind('"')
+            if at >= 0:
+                return start + bisect.bisect_right(offsets, at)
+        return 0
 
-def _check_records(path: Path, lines: Sequence[tuple[int, str, str | None]], delimiter: str, lenient: bool,
-                   past: int) -> None:
+    def nonblank_after(self, number: int, need: int) -> tuple[int, int | None]:
+        """(how many lines after line `number` are not blank; the number of the `need`-th of them,
+        or None when there are fewer), counted a block at a time in bytes."""
+        found = 0
+        for start, (text, offsets, _) in zip(self.starts, self.blocks):
+            skip = max(number - start, 0)
+            if skip >= len(offsets) - 1:
+                continue
+            more, index, _ = nonblank_lines((text[offsets[skip]:] + "\n").encode(), need - found)
+            if index is not None:
+                return found + more, start + skip + index + 1
+            found += more
+        return found, None
+
+
+def _check_records(path: Path, lines: _HeldLines, delimiter: str, lenient: bool, past: int) -> None:
     """Refuse a CSV (or TSV) file of more records than `LIMITS.rows` after its header, counted without
     holding them. Its lines are more than that, the first past the bound being line `past`; quoted
     cells may join them into fewer records. A TSV file whose quotes turn out to be text (`lenient`,
-    `_QuoteEvidence`) has its lines as its records."""
-    header, count, first_past, evidence = None, 0, None, None
-    with _csv_field_limit(sum(len(text) for _, text, _ in lines) + 1):
+    `_QuoteEvidence`) has its lines as its records. The lines after the last quote are records one
+    each, counted in bytes."""
+    header, seen, first_past, evidence = None, 0, None, None
+    last_quote = lines.last_quote()
+    with _csv_field_limit(lines.characters() + 1):
         for record in _csv_records(lines, delimiter, lenient):
             if header is None:
                 header = record
                 evidence = _QuoteEvidence(lines, record) if lenient and record.cells is not None else None
-                continue
-            count += 1
-            if count == LIMITS.rows + 1:
-                first_past = record.first
-                if evidence is None:
-                    break
-            if evidence is not None:
-                evidence.add(record)
+            else:
+                seen += 1
+                if seen == LIMITS.rows + 1:
+                    first_past = record.first
+                    if evidence is None:
+                        break
+                if evidence is not None:
+                    evidence.add(record)
+            if record.last >= last_quote:  # no quote past this record: each non-blank line after it is one
+                if first_past is None:
+                    first_past = lines.nonblank_after(record.last, LIMITS.rows + 1 - seen)[1]
+                break
     if evidence is not None and evidence.unquoted:
         raise_too_many_rows(path, past)
     if first_past is not None:
