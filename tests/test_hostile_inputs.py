@@ -224,6 +224,22 @@ def test_bundle_refuses_a_fifo_and_links_to_devices_without_waiting(tmp_path):
         assert not (tmp_path / f"{name}.zip").exists()
 
 
+def test_a_data_file_the_reader_refuses_is_not_hashed_whole(cli, tmp_path, monkeypatch, limits):
+    # The run's record hashes its data files on a thread while they are read; a file past the
+    # bytes bound was refused at once and then hashed to its end (8 GiB: 12 s) before the error.
+    from nli_baselines.experiments.engine import splits
+    digests = []
+    hashed = splits.sha256_file
+    monkeypatch.setattr(splits, "sha256_file", lambda *a, **k: digests.append(hashed(*a, **k)) or digests[-1])
+    path = tmp_path / "rte3" / "rte3_dev.xml"
+    path.parent.mkdir()
+    with open(path, "wb") as handle:
+        handle.truncate(2 << 30)  # sparse: no disk space taken
+    done = cli("run", "--dataset", "rte3", "--data-dir", tmp_path, "--quiet", "--read-limit", "bytes=1GiB")
+    _one_line_refusal(done, "rte3_dev.xml: 2,147,483,648 bytes, more than 1,073,741,824")
+    assert digests == [None]  # stopped, not a digest of 2 GiB
+
+
 def test_a_prediction_file_past_its_bound_is_refused(cli, tmp_path):
     path = tmp_path / "AX.tsv"
     with open(path, "wb") as handle:

@@ -2,6 +2,7 @@
 hyperparameters, and the split that is scored, annotated with tokens and tags."""
 from __future__ import annotations
 
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -61,10 +62,16 @@ def load_splits(config: RunConfig, corpus: Corpus, log=lambda message: None, lem
             # The record's checksum of the file is computed on a thread while the reader reads it
             # (hashlib releases the GIL): ~0.35 s of an SNLI-sized training file.
             located = corpus.locate(split, data_dir) if split in corpus.files and corpus.generate is None else None
+            refused = threading.Event()  # a file the reader refuses (past a read bound, say) is not hashed on
             with ThreadPoolExecutor(1) as hashing:
-                digest = hashing.submit(sha256_file, located) if located is not None and located.is_file() else None
-                with reading_progress(config.progress):  # an SNLI-sized file takes seconds
-                    data = corpus.load(split, data_dir, config.on_bad_row)
+                digest = hashing.submit(sha256_file, located, stop=refused) \
+                    if located is not None and located.is_file() else None
+                try:
+                    with reading_progress(config.progress):  # an SNLI-sized file takes seconds
+                        data = corpus.load(split, data_dir, config.on_bad_row)
+                except BaseException:
+                    refused.set()
+                    raise
                 files[split] = [{"path": str(p), "sha256": digest.result() if digest and Path(p) == located
                                  else sha256_file(p)} for p in data.paths]
             data.raw_pairs = data.pairs

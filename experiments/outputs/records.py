@@ -14,10 +14,14 @@ PACKAGES = ("nli-baselines", "numpy", "scipy", "scikit-learn", "pandas", "sacreb
             "rapidfuzz")
 
 
-def sha256_file(path: Path | str, chunk: int = 1 << 20) -> str:
+def sha256_file(path: Path | str, chunk: int = 1 << 20, stop=None) -> str | None:
+    """The SHA-256 of the file at `path`, in hex. stop: an event (threading.Event) that, once set,
+    ends the hashing between two chunks: None (a file the reader refused need not be hashed whole)."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         while block := handle.read(chunk):
+            if stop is not None and stop.is_set():
+                return None
             digest.update(block)
     return digest.hexdigest()
 

@@ -351,7 +351,7 @@ def decoded_blocks(path: Path, keep_cr: bool | str = False, header: int | None =
                 carry = block[end:]
                 _check_line_lengths(path, block, end, carry, number)
                 if end:
-                    if number == 0:  # the first block's lines counted in bytes: a dense file is not decoded
+                    if number == 0 and not rows.settled:  # counted in bytes: a dense file is not decoded
                         lines = block.count(b"\n", 0, end)
                         if rows.due(lines, lines, end, read):
                             rows.count()
