@@ -170,11 +170,17 @@ class SpacyTagger:
 
     def __init__(self, model: str | None = None):
         self.model = model
+        self._nlp = None  # the pipeline, once loaded in this process (by `tokenize`, then used by `tag`)
 
     @property
     def name(self) -> str:
         # "+lemmas": caches written before lemmas were kept must not be mixed with these.
         return f"{model_id(self.model or installed_model())}+lemmas"
+
+    def _pipeline(self):
+        if self._nlp is None:
+            self._nlp = _load_spacy(self.model or _installed_model(), TAGGER_PIPES)
+        return self._nlp
 
     def tag_chunks(self, sentences: Sequence[str], jobs: int = 1,
                    progress: bool = False) -> Iterator[list[Annotation]]:
@@ -191,7 +197,7 @@ class SpacyTagger:
                         bar.update(len(part))
                         yield part
             else:
-                nlp = _load_spacy(model, TAGGER_PIPES)
+                nlp = self._pipeline()
                 for part in chunks:
                     part = _tag_with(nlp, part)
                     bar.update(len(part))
@@ -204,7 +210,7 @@ class SpacyTagger:
 
     def tokenize(self, sentences: Sequence[str]) -> list[Tokens]:
         """The tokens `tag` gives each sentence, from spaCy's tokenizer alone (no tagging)."""
-        nlp = _load_spacy(self.model or _installed_model(), ())
+        nlp = self._pipeline()
         return [tuple(t.text for t in nlp.make_doc(s) if not t.is_space) for s in sentences]
 
 
