@@ -1270,3 +1270,34 @@ def test_records_past_the_bound_are_counted_where_quotes_join_lines(tmp_path, re
     else:
         with pytest.raises(DataFormatError, match=rf"{name}:{refused}: more than 3 rows"):
             read_custom(path, "c", "train", on_bad_row="skip")
+
+
+def test_a_long_first_line_read_a_few_bytes_at_a_time_takes_few_reads(tmp_path, monkeypatch):
+    # Each read added to the line held so far, copying it: reading a 16 MiB line 64 KiB at a time
+    # copied ~2 GB. Reads now grow with the line, so its bytes are copied a bounded number of times.
+    from nli_baselines.experiments.corpora.readers import common
+    path = tmp_path / "long.jsonl"
+    path.write_bytes(b'{"premise": "' + b"a" * (1 << 20) + b'"}\nnext\n')
+    reads = []
+    opened = common.open_input
+
+    class Counted:
+        def __init__(self, handle):
+            self.handle = handle
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.handle.close()
+
+        def read(self, size):
+            reads.append(size)
+            return self.handle.read(size)
+
+        def fileno(self):
+            return self.handle.fileno()
+    monkeypatch.setattr(common, "open_input", lambda *a, **k: Counted(opened(*a, **k)))
+    lines = list(common.decoded_lines(path, block_bytes=1024))
+    assert [n for n, _, _ in lines] == [1, 2] and lines[1][1] == "next"
+    assert len(reads) <= 24 and sum(reads) <= 4 * path.stat().st_size

@@ -336,7 +336,7 @@ def decoded_blocks(path: Path, keep_cr: bool | str = False, header: int | None =
         del peek
         read = 0
         try:
-            while block := handle.read(step):
+            while block := handle.read(max(step, len(carry))):  # a long line: reads grow with it
                 size = len(block)
                 read += size
                 if cr_only is None:
