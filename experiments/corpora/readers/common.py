@@ -427,8 +427,8 @@ class _RowCheck:
     still unread would hold at the density of the last block, stay under half the bound, nothing
     more is done; past that, the file's rows are counted once from its start, in bytes
     (`rows_past_bound`), which stops at the first row past the bound or settles that it has none.
-    A file whose rows grow denser towards its end is counted by its last block at the latest, so
-    what was handed on before is at most the rows of a file at the bound.
+    A file whose rows grow denser towards its end is counted by its last block at the latest: what
+    was handed on before is at most half the bound's rows.
     """
 
     def __init__(self, path: Path | str, fd: int, header: int | None):
