@@ -15,7 +15,7 @@ import cloudpickle  # what joblib's workers and Dask pickle with (a dependency o
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.configuration.options import OptionError, for_command, options
 
-from ..corpora.readers.common import set_read_limits
+from ..corpora.readers.common import read_limit_defaults, set_read_limits
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -156,7 +156,6 @@ def add_import_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def add_read_limit_argument(parser: argparse.ArgumentParser) -> None:
-    from ..corpora.readers.common import read_limit_defaults  # the bounds' one declaration
     parser.add_argument("--read-limit", dest="read_limits", action="append", default=[], metavar="NAME=SIZE",
                         help=f"raise a bound of what is read from one input (repeatable): {read_limit_defaults()}; "
                              "see docs/data.md")

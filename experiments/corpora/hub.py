@@ -41,7 +41,8 @@ from nli_baselines.features.runtime.shown import shown
 
 from .corpus import READ_FROM, Corpus, HubCopy
 from .readers import arrow
-from .readers.common import DataFormatError, SplitData, find_columns, gc_paused, open_input
+from .readers.common import (DataFormatError, SplitData, check_input, find_columns, gc_paused, open_input,
+                             raise_too_many_rows, rows_past_bound)
 from .targets import SCORES, TargetError, choose_target, task_for
 
 PREFIX = "hf:"
@@ -250,7 +251,6 @@ def _check_data_files(paths) -> None:
     most `bytes`, and a text file of lines (JSON lines; CSV and TSV up to their first quote, which
     may join lines) of at most `rows` (docs/data.md, "Bounds"). The rows of every table are bounded
     again before a value is read (`readers.arrow.read_table`)."""
-    from .readers.common import check_input, raise_too_many_rows, rows_past_bound
     for path in map(Path, paths):
         check_input(path)
         suffix = path.suffix.lower()

@@ -128,6 +128,7 @@ class PiecewiseTokenizer:
     def __call__(self, text: str):
         if len(text) <= LONG_WORD or _LONG_RUN.search(text) is None:
             return self.tokenizer(text)
+        # lazy: spaCy takes seconds to import; only tagging needs it
         from spacy.tokens import Doc
         words, spaces, start = [], [], 0
         for run in _LONG_RUN.finditer(text):
@@ -179,7 +180,7 @@ class SpacyTagger:
 
     def _pipeline(self):
         if self._nlp is None:
-            self._nlp = _load_spacy(self.model or _installed_model(), TAGGER_PIPES)
+            self._nlp = _load_spacy(self.model or installed_model(), TAGGER_PIPES)
         return self._nlp
 
     def tag_chunks(self, sentences: Sequence[str], jobs: int = 1,

@@ -15,10 +15,12 @@ from itertools import chain, count, repeat
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
+import numpy as np
 from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
 from nli_baselines.features.pair import Pair
 from nli_baselines.features.runtime.progress import ProgressSwitch
+from nli_baselines.features.runtime.shown import shown
 
 try:  # a compiled JSON parser, ~3x faster on NLI lines (pyproject.toml says why it is a dependency)
     import orjson as _orjson
@@ -115,7 +117,6 @@ MAX_READ_LIMIT = (1 << 63) - 1  # past any file's size or count of rows: a bound
 def parse_read_limit(text: str) -> tuple[str, int]:
     """`NAME=SIZE` (SIZE a whole number of ASCII digits with an optional unit: 20M, 64MiB, 16GiB, at
     most MAX_READ_LIMIT) -> (name, value); ValueError naming the limits there are."""
-    from nli_baselines.features.runtime.shown import shown
     name, _, value = text.partition("=")
     names = list(ReadLimits.__dataclass_fields__)
     if name not in names or not value:
@@ -139,8 +140,8 @@ def format_size(value: int) -> str:
 
 def read_limit_defaults() -> str:
     """The bounds and their defaults, as `--read-limit` writes them: "bytes (8GiB), rows (10M), ..."."""
-    shown = [f"{spec.name} ({format_size(spec.default)})" for spec in ReadLimits.__dataclass_fields__.values()]
-    return ", ".join(shown[:-1]) + f" or {shown[-1]}"
+    parts = [f"{spec.name} ({format_size(spec.default)})" for spec in ReadLimits.__dataclass_fields__.values()]
+    return ", ".join(parts[:-1]) + f" or {parts[-1]}"
 
 
 def set_read_limits(given: Iterable[str]) -> None:
@@ -383,7 +384,6 @@ def _check_line_lengths(path: Path | str, block: bytes, end: int, carry: bytes, 
         _too_long(path, number + block.count(b"\n", 0, end) + 1)
     if end <= LIMITS.line:  # no whole line of the block can be longer
         return
-    import numpy as np
     breaks = np.flatnonzero(np.frombuffer(block, dtype=np.uint8, count=end) == ord("\n"))
     long = np.flatnonzero(np.diff(breaks, prepend=-1) - 1 > LIMITS.line)
     if len(long):
@@ -504,7 +504,6 @@ def rows_past_bound(path: Path | str, header: int = 0, fd: int | None = None) ->
 def nonblank_lines(data: bytes, need: int) -> tuple[int, int | None, bool]:
     """(how many lines of `data`, whole lines each ending in LF, are not blank; the 0-based index of
     the `need`-th of them, or None when there are fewer; whether a double quote comes before it)."""
-    import numpy as np
     squeezed = data.translate(None, _SPACE_BYTES)  # a blank line becomes an empty one; no LF is removed
     breaks = filled = None
     if b"\n\n" in squeezed or squeezed.startswith(b"\n"):

@@ -13,12 +13,14 @@ from itertools import count, repeat
 from pathlib import Path
 from typing import NamedTuple
 
+import numpy as np
+
 from nli_baselines.features.pair import Pair
 
 from . import arrow
-from .common import (FIRST_LINE_BYTES, LIMITS, NO_GOLD, UNDECODABLE, BadRows, DataFormatError, SplitData, check_unique_columns,
-                     checked_score, decoded_blocks, decoded_lines, find_columns, is_blank, iter_jsonl, nonblank_lines,
-                     raise_too_many_rows, rows_past_bound, sentence_pair, text_value)
+from .common import (FIRST_LINE_BYTES, LIMITS, NO_GOLD, UNDECODABLE, BadRows, DataFormatError, SplitData,
+                     check_unique_columns, checked_score, decoded_blocks, decoded_lines, find_columns, is_blank,
+                     iter_jsonl, nonblank_lines, raise_too_many_rows, rows_past_bound, sentence_pair, text_value)
 
 UNTERMINATED_QUOTE = "unterminated quote"
 TEXT_SUFFIXES = (".tsv", ".csv", ".jsonl")
@@ -268,7 +270,6 @@ class _HeldLines(Sequence):
     tuples of strings, 12 million short lines take ~2 GB; so, the file's size and 4 bytes a line."""
 
     def __init__(self, path: Path):
-        import numpy as np
         self.starts, self.blocks = [], []
         total = 0
         # A block's lines are strings for a moment: 1 MiB of short lines makes ~200,000 of them.
