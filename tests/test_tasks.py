@@ -200,3 +200,31 @@ def test_a_score_task_through_the_curves_command(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     record = json.loads((tmp_path / "c" / "curve.json").read_text())
     assert record["metric"] == "mean_of_pearson_spearman" and [p["size"] for p in record["curve"]["unlexicalized"]] == [50, 4000]
+
+
+@pytest.mark.parametrize("score, says", [
+    ("1e300", "is beyond what a fit can take (a score is at most 1e12 in magnitude: rescale the column)"),
+    ("-2e12", "is beyond what a fit can take"),
+    ("5e-320", "is too near 0 for a fit (a score other than 0 is at least 1e-12 in magnitude: rescale the "
+               "column, or write 0)"),
+    ("1e-400", "is too near 0 for a fit"),  # float() makes it 0, which the file does not say
+])
+def test_a_score_no_fit_can_take_is_refused_naming_its_file_and_line(cli, tmp_path, score, says):
+    pairs = get_corpus("demo-similarity").load("train").pairs[:12]
+    rows = [(p.premise, p.hypothesis, score if i == 4 else p.label) for i, p in enumerate(pairs)]
+    (tmp_path / "train.tsv").write_text("premise\thypothesis\tlabel\n" + "".join("\t".join(r) + "\n" for r in rows))
+    done = cli("run", "--train-file", tmp_path / "train.tsv", "--target", "scores", "--out", tmp_path / "r.json",
+               "--errors", tmp_path / "e.tsv")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"error: {tmp_path / 'train.tsv'}:6: score {score!r} {says}")
+    assert len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "r.json").exists() and not (tmp_path / "e.tsv").exists()
+
+
+def test_gold_scores_no_fit_can_take_say_where():
+    task = Task.regression(None)
+    np.testing.assert_array_equal(task.targets(["0", "1e12", "-1e-12", "3.8"]), [0, 1e12, -1e-12, 3.8])
+    with pytest.raises(ValueError, match=r"^dev: score '1e\+300' is beyond what a fit can take"):
+        task.targets(["1", 1e300], where="dev: ")
+    with pytest.raises(ValueError, match=r"^score '1e-13' is too near 0 for a fit"):
+        task.targets(["1", "1e-13"])

@@ -18,6 +18,8 @@ from typing import Callable
 
 import numpy as np
 
+from nli_baselines.features.labels import SCORE_FLOOR, SCORE_LIMIT, score_out_of_bounds
+
 LABELS = "labels"
 SCORES = "scores"
 TARGETS = (LABELS, SCORES)
@@ -193,8 +195,9 @@ class Task:
         return float(np.mean([METRICS[m].compute(gold, predicted, self) for m in self.metrics]))
 
     def targets(self, values, where: str = "") -> np.ndarray:
-        """Gold values as the model takes them: labels as an object array, scores as float64
-        (a value that is no finite number, or outside the range, is a ValueError naming `where`)."""
+        """Gold values as the model takes them: labels as an object array, scores as float64 (a
+        value that is no finite number, outside the range, or none a fit can take, as
+        `features.labels.score_out_of_bounds` says, is a ValueError naming `where`)."""
         if not self.is_scores:
             return np.asarray(values, dtype=object)
         out = np.empty(len(values), dtype=np.float64)
@@ -211,6 +214,11 @@ class Task:
             raise ValueError(f"{where}score {str(values[i])[:40]!r} is outside the task's range "
                              f"{self.score_range[0]:g}..{self.score_range[1]:g}" if self.score_range else
                              f"{where}score {str(values[i])[:40]!r} is not a finite number")
+        size = np.abs(out)
+        beyond = np.flatnonzero((size > SCORE_LIMIT) | ((size > 0) & (size < SCORE_FLOOR)))
+        if len(beyond):
+            i = int(beyond[0])
+            raise ValueError(f"{where}score {str(values[i])[:40]!r} is {score_out_of_bounds(out[i])}")
         return out
 
     def clip(self, predicted: np.ndarray) -> np.ndarray:
