@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -290,17 +290,10 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
          **({"selection": result["selection"]["chosen"]} if "selection" in result else {}),
          "input": input_settings(data, config),
          **({"annotation": {"tokens_tags": data.annotation.text}} if data.annotation is not None else {})},
-        task=_predicted_task(task, model))
+        task=task)  # a task of your own keeps no range: its model clips to the training range (range_)
     examples_from = {"X": X_eval if data.evaluation is not None else None, "pairs": scored, "gold": y_eval,
                      "predicted": eval_pred}
     return RowOutcome(result, predictor, examples_from)
-
-
-def _predicted_task(task, model):
-    """The task a saved model predicts for: a score task's range becomes the one its model clips to."""
-    if task.is_scores and task.score_range is None and getattr(model, "range_", None) is not None:
-        return replace(task, score_range=tuple(model.range_))
-    return task
 
 
 def _run_shared_row(row: Row, handle, config: RunConfig) -> RowOutcome:
