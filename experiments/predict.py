@@ -148,7 +148,11 @@ def _predict(args, given: dict, output) -> int:
         else:
             figures = task.score(gold, np.asarray(predictions, dtype=gold.dtype))
             message += (f"; against the input's {'scores' if task.is_scores else 'labels'}: "
-                        + ", ".join(f"{METRICS[name].title} {100 * value:.1f}" for name, value in figures.items()))
+                        + ", ".join(f"{METRICS[name].title} {'n/a' if value is None else f'{100 * value:.1f}'}"
+                                    for name, value in figures.items()))
+            undefined = task.undefined(gold, np.asarray(predictions, dtype=gold.dtype))
+            if undefined:  # n/a, and why: a correlation of a constant side is undefined, not 0
+                message += f" (n/a: {'; '.join(dict.fromkeys(undefined.values()))})"
     print(message)
     return 0
 

@@ -15,7 +15,7 @@ from .state import EstimatorKind
 class MeanRegressor(RegressorMixin, BaseEstimator):
     """Predicts the mean training score for every input (its input is never read, so it takes a
     feature matrix or a list of pairs). Its correlation with any gold scores is undefined (a
-    constant), reported as 0; its errors are the floor a model must get under."""
+    constant), reported as n/a; its errors are the floor a model must get under."""
 
     def fit(self, X, y):
         self.mean_ = float(check_training_scores(y).mean())

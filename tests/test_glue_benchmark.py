@@ -76,3 +76,21 @@ def test_unknown_tasks_and_no_data_are_one_line(cli, tmp_path):
     assert done.returncode == 2 and "--tasks: 'SQuAD' is not a GLUE task" in done.stderr
     done = cli("glue", "--data-dir", tmp_path / "empty", "--out", tmp_path / "sub", "--tasks", "STS-B", "--quiet")
     assert done.returncode == 2 and done.stderr.startswith("error: no GLUE task could run")
+
+
+def test_an_undefined_task_figure_is_n_a_and_left_out_of_the_average():
+    from nli_baselines.experiments.engine.glue_benchmark import table, task_score
+    record = {"data": {"eval_split": "dev"}, "rows": [{"metrics": {"dev": {"mean_of_pearson_spearman": None}}}]}
+    assert task_score(record, "mean_of_pearson_spearman") is None
+    whole = {"scores": {"STS-B": None, "RTE": 60.0, "CoLA": 10.0}, "average": 35.0, "skipped": {},
+             "undefined": {"STS-B": "the predictions are all 2.5"}, "missing_files": [],
+             "dev_figures": {"STS-B": {"pearson": None, "spearman": None}, "RTE": {"accuracy": 60.0},
+                             "CoLA": {"mcc": 10.0}}}
+    lines = table(whole).splitlines()
+    sts = next(line for line in lines if line.startswith("STS-B"))
+    assert sts.split()[1:6] == ["Pearson", "n/a", "/", "Spearman", "n/a"] and sts.split()[6] == "n/a"
+    assert next(line for line in lines if line.startswith("GLUE average (partial)")).split()[3] == "35.0"
+    assert "  n/a: STS-B's dev figure is undefined (the predictions are all 2.5): left out of the average, not " \
+           "counted as 0" in lines
+    assert "  partial: the average of the 2 of 9 tasks that ran with a defined figure, RTE, CoLA; the paper's over " \
+           "the same" in lines

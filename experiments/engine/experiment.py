@@ -159,14 +159,23 @@ def evaluate_task(task, gold, predicted, labels) -> dict:
     """The figures of one scored split: per class and confusion for labels (`metrics.evaluate`),
     errors and correlations for scores, and the task's own metrics in either case."""
     figures = evaluate_scores(gold, predicted) if task.is_scores else evaluate(gold, predicted, labels)
-    return {**figures, **task_figures(task, gold, predicted)}
+    own = task_figures(task, gold, predicted)
+    undefined = {**figures.get("undefined", {}), **own.get("undefined", {})}
+    return {**figures, **own, **({"undefined": undefined} if undefined else {})}
 
 
 def task_figures(task, gold, predicted) -> dict:
     """The task's metrics, and under `Task.selection_metric` the figure that chose settings (the
-    mean of two, where GLUE averages them), which tables and learning curves read."""
+    mean of two, where GLUE averages them), which tables and learning curves read. A figure that
+    is undefined (a correlation of constant predictions) is None, and `undefined` (metric ->
+    reason) says why: tables show n/a, and nothing averages it as 0."""
     figures = task.score(gold, predicted)
     figures.setdefault(task.selection_metric, task.selection_score(gold, predicted))
+    undefined = task.undefined(gold, predicted)
+    if undefined and figures[task.selection_metric] is None and task.selection_metric not in undefined:
+        undefined[task.selection_metric] = next(iter(undefined.values()))
+    if undefined:
+        figures["undefined"] = undefined
     return figures
 
 
@@ -464,7 +473,7 @@ def majority_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict
     of the rows (scored like the rows: on the evaluation split, or out of fold), so that every
     report can be read against it. A granularity whose rows include a reference row needs none.
     A score task's reference is the mean training score, with the task's figures (its correlations
-    are 0: a constant) and its errors."""
+    are undefined: a constant) and its errors."""
     task = data.corpus.task
     if task.is_scores:
         return mean_reference(rows, data, config)

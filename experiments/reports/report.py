@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from nli_baselines.experiments.statistics.significance import LEVEL, comparisons, corrected_level
+from nli_baselines.features.runtime.shown import shown as shown_text
 
 from .published import published
 
@@ -20,6 +21,41 @@ def _figure(name: str, value) -> str:
     if value is None:
         return ""
     return f"{value:.3f}" if name in ("mse", "mae") else f"{100 * value:.1f}"
+
+
+UNDEFINED = "n/a"  # a figure that is undefined (a correlation of constant predictions), never shown as 0
+
+
+def _cell(figures: dict, name: str) -> str:
+    """`figures[name]` as tables show it; n/a where it is undefined (`undefined` says why)."""
+    if name in figures.get("undefined", {}):
+        return UNDEFINED
+    return _figure(name, figures.get(name))
+
+
+def _points(value, sign: str = "") -> str:
+    """A difference or a figure x 100 (`+1.2`), n/a where it is undefined (None)."""
+    return UNDEFINED if value is None else f"{100 * value:{sign}.1f}"
+
+
+def undefined_notes(record: dict) -> list[str]:
+    """One line per row (and reference) with undefined figures: which, on which split, and why."""
+    eval_name = record["data"]["eval_split"]
+    task = _task(record)
+    shown = set(task["metrics"]) | {"mse", "macro_f1", task.get("select_by")}
+    named = [(row["name"], row["metrics"]) for row in record["rows"]]
+    named += [(f"mean ({ref['value']:.2f}, reference)", {eval_name: ref})
+              for ref in record.get("reference", {}).get("mean", {}).values()]
+    notes = []
+    for name, metrics in named:
+        for split in ("train", eval_name):
+            undefined = {k: v for k, v in metrics.get(split, {}).get("undefined", {}).items() if k in shown}
+            by_reason: dict = {}
+            for metric, why in undefined.items():
+                by_reason.setdefault(why, []).append(SHORT.get(metric, metric))
+            notes += [f"  n/a: {shown_text(name)} {split} {' and '.join(metrics_)} undefined: {why}"
+                      for why, metrics_ in by_reason.items()]
+    return notes
 
 
 def _task(record: dict) -> dict:
@@ -50,11 +86,16 @@ def _chosen(row: dict) -> str:
 
 def _versus(row: dict, references: set) -> str:
     """`-1.2 (p=0.04)`: the difference from the row's reference (accuracy, or the task's selection
-    metric) and its p (McNemar's, or the paired bootstrap's)."""
+    metric) and its p (McNemar's, or the paired bootstrap's); n/a where the metric is undefined."""
     if "delta" not in row:
         return "(reference)" if row["name"] in references else ""
-    p = _p(row)
-    return f"{100 * row['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
+    return _difference(row["delta"], _p(row))
+
+
+def _difference(delta, p) -> str:
+    if delta is None:
+        return UNDEFINED
+    return f"{100 * delta:+.1f} ({'p n/a' if p is None else 'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
 
 
 def text_table(lines: list[list[str]]) -> list[str]:
@@ -73,8 +114,7 @@ def _named(row: dict, name: str) -> str:
     test = row.get("versus", {}).get(name)
     if test is None:
         return ""
-    p = _p(test)
-    return f"{100 * test['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
+    return _difference(test["delta"], _p(test))
 
 
 def summary_table(record: dict) -> str:
@@ -106,9 +146,9 @@ def summary_table(record: dict) -> str:
             sources[figure.source.key] = figure.source.text
             cell = f"{figure.value:.1f} [{figure.source.key}]"
         versus = ([_versus(row, references)] if compared else []) + [_named(row, name) for name in named]
-        train = m["train"].get(headline, m["train"].get("accuracy"))
-        lines.append([row["name"], *([] if scores else [str(len(row["labels"]))]), _figure(headline, train),
-                      *(_figure(name, m[eval_name].get(name)) for name in metrics), *versus, _chosen(row),
+        train = _cell(m["train"], headline if headline in m["train"] else "accuracy")
+        lines.append([row["name"], *([] if scores else [str(len(row["labels"]))]), train,
+                      *(_cell(m[eval_name], name) for name in metrics), *versus, _chosen(row),
                       f"{row['seconds']:.1f}", cell])
     blanks = [""] * ((1 if compared else 0) + len(named))
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
@@ -116,10 +156,11 @@ def summary_table(record: dict) -> str:
                  for name in metrics]
         lines.append([f"majority ({ref['label']}, reference)", classes.split("-")[0], "", *cells, *blanks, "", "", ""])
     for ref in record.get("reference", {}).get("mean", {}).values():
-        lines.append([f"mean ({ref['value']:.2f}, reference)", "", *(_figure(name, ref.get(name)) for name in metrics),
+        lines.append([f"mean ({ref['value']:.2f}, reference)", "", *(_cell(ref, name) for name in metrics),
                       *blanks, "", "", ""])
     out = text_table(lines)
     out += [f"  [{key}] {text}" for key, text in sources.items()]
+    out += undefined_notes(record)
     if compared:
         by_classes = {}
         for row in record["rows"]:
@@ -169,10 +210,14 @@ def bootstrap_line(b: dict, single: float | None = None) -> str:
     """`bootstrap over 100 training resamples: mean 79.1, std 0.7, 95% 77.6..80.4 (scores of ...)`.
 
     single: the score of the one fit on the whole training set, explained when it falls outside."""
+    undefined = b.get("undefined", 0)
     if "mean" not in b:
-        return f"bootstrap: all {b['resamples']} training resamples failed (a class went missing)"
+        return (f"bootstrap: none of the {b['resamples']} training resamples gave a score ({b['failed']} failed: a "
+                f"class went missing; {undefined} undefined: constant predictions)" if undefined else
+                f"bootstrap: all {b['resamples']} training resamples failed (a class went missing)")
     low, high = b["interval_95"]
-    failed = f"; {b['failed']} failed" if b["failed"] else ""
+    failed = (f"; {b['failed']} failed" if b["failed"] else "") + (
+        f"; {undefined} undefined (constant predictions), left out" if undefined else "")
     metric = b.get("metric", "accuracy")
     of = b["of"] if metric == "accuracy" else f"{metric.replace('mean_of_', 'mean of ').replace('_', ' ')} on {b['of']}"
     line = (f"bootstrap over {b['resamples']} training resamples: mean {100 * b['mean']:.1f}, std "
@@ -189,8 +234,8 @@ def detail(row: dict, eval_name: str) -> str:
     correlations (scores), the selection and the fitted model of one row."""
     m = row["metrics"][eval_name]
     if "confusion" not in m:  # a score task
-        out = [f"{row['name']} on {eval_name} ({m['pairs']} pairs): Pearson {_figure('pearson', m['pearson'])}, "
-               f"Spearman {_figure('spearman', m['spearman'])}, mean squared error {m['mse']:.3f}, mean absolute "
+        out = [f"{row['name']} on {eval_name} ({m['pairs']} pairs): Pearson {_cell(m, 'pearson')}, "
+               f"Spearman {_cell(m, 'spearman')}, mean squared error {m['mse']:.3f}, mean absolute "
                f"error {m['mae']:.3f} (gold mean {m['gold_mean']:.2f}, predicted mean {m['predicted_mean']:.2f})"]
     else:
         labels = m["confusion"]["labels"]
@@ -209,7 +254,7 @@ def detail(row: dict, eval_name: str) -> str:
             if name in m:
                 out.append(f"  {SHORT[name]} {_figure(name, m[name])}")
     if "selection" in row:
-        scores = ", ".join(f"{name}: {100 * a:.1f}" for name, a in row["selection"]["scores"].items())
+        scores = ", ".join(f"{name}: {_points(a)}" for name, a in row["selection"]["scores"].items())
         selection = row["selection"]
         out.append(f"  {_chosen(row)} chosen by {selection['by']}" + (f" ({scores})" if scores else ""))
         if selection.get("skipped") and selection.get("stopped"):
@@ -309,16 +354,22 @@ def format_comparison(r: dict) -> str:
     """Two runs compared (`experiments.compare`), as a paragraph a person can read."""
     if "mcnemar" not in r:  # a task judged by another metric than accuracy
         boot = r["bootstrap"]
-        low, high = boot["interval"]
         title = metric_title(r["metric"])
+        head = [f"A: {r['a']}", f"B: {r['b']}", f"scored on {r['split']} ({r['pairs']} pairs)", "",
+                f"{title} A {_points(r['metric_a'])}, B {_points(r['metric_b'])}; difference A - B "
+                f"{_points(r['delta'], '+')} points"]
+        if boot.get("interval") is None:
+            return "\n".join(head + [f"{r['test']}: no difference to test: the {title} of "
+                                      + ("a side is undefined (constant predictions or gold scores)"
+                                         if r["delta"] is None else "every resample is undefined")])
+        low, high = boot["interval"]
         p = "< 0.001" if r["p"] < 0.001 else f"= {r['p']:.3f}"
-        return "\n".join([
-            f"A: {r['a']}", f"B: {r['b']}", f"scored on {r['split']} ({r['pairs']} pairs)", "",
-            f"{title} A {100 * r['metric_a']:.1f}, B {100 * r['metric_b']:.1f}; difference A - B "
-            f"{100 * r['delta']:+.1f} points",
+        left_out = (f" ({boot['undefined']} resamples where a side is undefined left out)"
+                    if boot.get("undefined") else "")
+        return "\n".join(head + [
             f"{r['test']}: {100 * boot['level']:.0f}% interval of the difference {100 * low:+.1f} .. {100 * high:+.1f} "
             f"points; p {p}" + (" (the interval includes 0: no difference is a plausible outcome)"
-                                if low <= 0 <= high else ""),
+                                if low <= 0 <= high else "") + left_out,
         ])
     test, boot = r["mcnemar"], r["bootstrap"]
     low, high = boot["interval"]
@@ -348,12 +399,24 @@ def curve_table(record: dict) -> str:
     metric = record.get("metric", "accuracy")
     title = metric_title(metric)
     lines = [["config", "size", "seeds", f"{eval_name} {title}", "std", f"train {title}"]]
+    undefined = []
     for config, points in record["curve"].items():
         for p in points:
-            lines.append([config, str(p["size"]), str(p["seeds"]), _pct(p["eval_mean"]),
-                          _pct(p["eval_std"]) if p["seeds"] > 1 else "", _pct(p["train_mean"])])
+            if p.get("undefined"):
+                undefined.append(f"{config} at {p['size']}: {p['undefined']} of {p['seeds']}")
+            lines.append([config, str(p["size"]), str(p["seeds"]), _pct_or_na(p["eval_mean"]),
+                          _pct(p["eval_std"]) if p["seeds"] > 1 else "", _pct_or_na(p["train_mean"])])
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
         lines.append([f"majority ({ref['label']}, reference)", "", "", _pct(ref.get(metric)), "", ""])
     for ref in record.get("reference", {}).get("mean", {}).values():
-        lines.append([f"mean ({ref['value']:.2f}, reference)", "", "", _pct(ref.get(metric)), "", ""])
-    return "\n".join(text_table(lines))
+        lines.append([f"mean ({ref['value']:.2f}, reference)", "", "", _cell(ref, metric) if metric in ref else "",
+                      "", ""])
+    out = text_table(lines)
+    if undefined:
+        out.append(f"  n/a: {title} undefined (constant predictions, as a sample of one pair or of equal scores "
+                   f"gives), left out of the means: {'; '.join(undefined)} fits")
+    return "\n".join(out)
+
+
+def _pct_or_na(x) -> str:
+    return UNDEFINED if x is None else _pct(x)
