@@ -94,3 +94,20 @@ def test_an_undefined_task_figure_is_n_a_and_left_out_of_the_average():
            "counted as 0" in lines
     assert "  partial: the average of the 2 of 9 tasks that ran with a defined figure, RTE, CoLA; the paper's over " \
            "the same" in lines
+
+
+@pytest.mark.parametrize("index", ["=HYPERLINK(1)0", "\x1b[2J7", "\u202e12", "07", "+3"])
+def test_a_test_files_index_that_is_no_plain_integer_makes_no_glue_file(cli, tmp_path, index):
+    # GLUE's test files number their rows: an index column holding a formula, terminal escapes or
+    # bidirectional controls was copied raw into RTE.tsv, validated and zipped.
+    data = write_glue(tmp_path / "data")
+    test = data / "glue" / "RTE" / "test.tsv"
+    lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4] = index + lines[4][lines[4].index("\t"):]
+    test.write_text("".join(lines), encoding="utf-8")
+    out = tmp_path / "sub"
+    done = cli("glue", "--data-dir", data, "--out", out, "--tasks", "RTE", "--quiet")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert done.stderr == f"error: RTE: test id {index!r} is not an integer; GLUE files take integer index values\n"
+    assert done.stderr.isascii()  # the escape and the override shown as \x1b, \u202e: never acted on
+    assert not (out / "RTE.tsv").exists() and not (out / "glue.zip").exists()
