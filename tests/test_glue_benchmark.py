@@ -3,6 +3,7 @@ files in GLUE's layout: the files, the zip, the records and the table, and a mis
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from pathlib import Path
 
@@ -111,3 +112,23 @@ def test_a_test_files_index_that_is_no_plain_integer_makes_no_glue_file(cli, tmp
     assert done.stderr == f"error: RTE: test id {index!r} is not an integer; GLUE files take integer index values\n"
     assert done.stderr.isascii()  # the escape and the override shown as \x1b, \u202e: never acted on
     assert not (out / "RTE.tsv").exists() and not (out / "glue.zip").exists()
+
+
+@pytest.mark.parametrize("make, kind", [
+    (lambda path: os.mkfifo(path), "a FIFO"),
+    (lambda path: path.symlink_to("/dev/null"), "a character device"),
+    (lambda path: path.mkdir(), "a directory"),
+])
+def test_a_task_file_that_is_no_regular_file_is_named_with_what_it_is(cli, tmp_path, make, kind):
+    # It was "test not found": the file is there, and the line said neither which nor why.
+    data = write_glue(tmp_path / "data")
+    test = data / "glue" / "RTE" / "test.tsv"
+    test.unlink()
+    make(test)
+    done = cli("glue", "--data-dir", data, "--out", tmp_path / "sub", "--tasks", "RTE,STS-B")
+    assert done.returncode == 0, done.stderr
+    assert f"[1/2] RTE: skipped (test: {test}: {kind}, not a data file (only regular files are read))" in done.stderr
+    assert f"(not run: test: {test}: {kind}, not a data file" in done.stdout
+    done = cli("run", "--dataset", "rte", "--data-dir", data, "--eval-split", "test")
+    assert done.returncode == 2
+    assert done.stderr == f"error: {test}: {kind}, not a data file (only regular files are read)\n"

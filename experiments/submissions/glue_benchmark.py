@@ -44,10 +44,14 @@ PAPER_SOURCE = ("GLUE paper dev sets (Wang et al., arXiv 1804.07461v3, Table 6):
 
 
 def missing_data(task: GlueTask, data_dir) -> str | None:
-    """Why `task` cannot run here (its train, dev or test split is not in the data directory), or None."""
+    """Why `task` cannot run here (its train, dev or test split is not in the data directory, or
+    its file there is not a regular file: a FIFO, a link to a device, a directory), or None."""
     corpus = get_corpus(task.corpus)
-    lacking = [split for split in ("train", task.dev_split, corpus.test_split) if
-               split is not None and not corpus.locate_or_generated(split, Path(data_dir))]
+    splits = [split for split in ("train", task.dev_split, corpus.test_split) if split is not None]
+    unreadable = [f"{split}: {why}" for split in splits if (why := corpus.unreadable(split, Path(data_dir)))]
+    if unreadable:
+        return "; ".join(unreadable)
+    lacking = [split for split in splits if not corpus.locate_or_generated(split, Path(data_dir))]
     return f"{', '.join(lacking)} not found" if lacking else None
 
 
@@ -109,7 +113,7 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
             log(f"    {note}")
         log(f"    {task.name}: dev {figures_text(record)} ({record['glue']['seconds']:.0f}s)")
     if not written:
-        raise UsageError(f"no GLUE task could run: their data is missing from {data_dir} "
+        raise UsageError(f"no GLUE task could run: their data is missing or unreadable in {data_dir} "
                          f"({'; '.join(f'{k}: {v}' for k, v in skipped.items())})")
     lacking = missing_tasks("glue", [p.name for p in written])
     zip_path = zip_path or out / "glue.zip"
