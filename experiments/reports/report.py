@@ -147,14 +147,15 @@ def summary_table(record: dict) -> str:
             cell = f"{figure.value:.1f} [{figure.source.key}]"
         versus = ([_versus(row, references)] if compared else []) + [_named(row, name) for name in named]
         train = _cell(m["train"], headline if headline in m["train"] else "accuracy")
-        lines.append([row["name"], *([] if scores else [str(len(row["labels"]))]), train,
+        lines.append([_text(row["name"]), *([] if scores else [str(len(row["labels"]))]), train,
                       *(_cell(m[eval_name], name) for name in metrics), *versus, _chosen(row),
                       f"{row['seconds']:.1f}", cell])
     blanks = [""] * ((1 if compared else 0) + len(named))
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
         cells = [_pct(ref["accuracy"]) if name == "accuracy" else _figure(name, ref.get(name)) if name in ref else ""
                  for name in metrics]
-        lines.append([f"majority ({ref['label']}, reference)", classes.split("-")[0], "", *cells, *blanks, "", "", ""])
+        lines.append([f"majority ({_text(ref['label'])}, reference)", classes.split("-")[0], "", *cells, *blanks, "",
+                      "", ""])
     for ref in record.get("reference", {}).get("mean", {}).values():
         lines.append([f"mean ({ref['value']:.2f}, reference)", "", *(_cell(ref, name) for name in metrics),
                       *blanks, "", "", ""])
@@ -202,8 +203,17 @@ def _value(value) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, dict):
-        return "(" + ", ".join(f"{k} {_value(v)}" for k, v in value.items()) + ")"
-    return str(value)
+        return "(" + ", ".join(f"{_text(k)} {_value(v)}" for k, v in value.items()) + ")"
+    return _text(value)  # a model's facts may quote its training labels (the majority class)
+
+
+def _text(text) -> str:
+    """Text from a data file (a label, a feature's words) as a table shows it: one printable line,
+    its terminal escapes and bidirectional controls written as escapes, never acted on."""
+    return shown_text(text, LABEL_WIDTH)
+
+
+LABEL_WIDTH = 100  # characters of a label or a feature name a table shows (then "... (N characters)")
 
 
 def bootstrap_line(b: dict, single: float | None = None) -> str:
@@ -234,22 +244,23 @@ def detail(row: dict, eval_name: str) -> str:
     correlations (scores), the selection and the fitted model of one row."""
     m = row["metrics"][eval_name]
     if "confusion" not in m:  # a score task
-        out = [f"{row['name']} on {eval_name} ({m['pairs']} pairs): Pearson {_cell(m, 'pearson')}, "
+        out = [f"{_text(row['name'])} on {eval_name} ({m['pairs']} pairs): Pearson {_cell(m, 'pearson')}, "
                f"Spearman {_cell(m, 'spearman')}, mean squared error {m['mse']:.3f}, mean absolute "
                f"error {m['mae']:.3f} (gold mean {m['gold_mean']:.2f}, predicted mean {m['predicted_mean']:.2f})"]
     else:
         labels = m["confusion"]["labels"]
-        width = max(12, *(len(x) for x in labels))
-        out = [f"{row['name']} on {eval_name} ({m['pairs']} pairs):",
+        names = [_text(label) for label in labels]  # labels come from a data file: shown escaped
+        width = max(12, *(len(x) for x in names))
+        out = [f"{_text(row['name'])} on {eval_name} ({m['pairs']} pairs):",
                f"  {'class':<{width}} precision  recall      F1  support"]
-        for label in labels:
+        for label, name in zip(labels, names):
             c = m["per_class"][label]
-            out.append(f"  {label:<{width}} {100 * c['precision']:9.1f} {100 * c['recall']:7.1f} "
+            out.append(f"  {name:<{width}} {100 * c['precision']:9.1f} {100 * c['recall']:7.1f} "
                        f"{100 * c['f1']:7.1f} {c['support']:8d}")
         out.append("  confusion (rows gold, columns predicted):")
-        out.append("  " + " " * width + " " + " ".join(f"{x:>{width}}" for x in labels))
-        for label, counts in zip(labels, m["confusion"]["matrix"]):
-            out.append(f"  {label:<{width}} " + " ".join(f"{c:>{width}d}" for c in counts))
+        out.append("  " + " " * width + " " + " ".join(f"{x:>{width}}" for x in names))
+        for name, counts in zip(names, m["confusion"]["matrix"]):
+            out.append(f"  {name:<{width}} " + " ".join(f"{c:>{width}d}" for c in counts))
         for name in ("f1", "mcc"):
             if name in m:
                 out.append(f"  {SHORT[name]} {_figure(name, m[name])}")
@@ -274,8 +285,8 @@ def detail(row: dict, eval_name: str) -> str:
         metric = row["bootstrap"].get("metric", "accuracy")
         single = m.get(metric) if metric in m else None
         out.append("  " + bootstrap_line(row["bootstrap"], single if row.get("evaluation") is None else None))
-    for label, feats in row.get("top_features", {}).items():
-        out.append(f"  top features for {label}: " + ", ".join(f"{name} ({w:+.2f})" for name, w in feats))
+    for label, feats in row.get("top_features", {}).items():  # labels and words from the data: escaped
+        out.append(f"  top features for {_text(label)}: " + ", ".join(f"{_text(name)} ({w:+.2f})" for name, w in feats))
     return "\n".join(out)
 
 
@@ -297,7 +308,8 @@ def data_notes(record: dict) -> list[str]:
     notes = [skipped] if skipped else []
     for counts in record["data"]["splits"].values():
         notes += [f"note: {note}" for note in counts.get("notes", [])]
-    return notes + [f"note: {note}" for note in record.get("notes", [])]
+    notes += [f"note: {note}" for note in record.get("notes", [])]
+    return [shown_text(note, 2000) for note in notes]  # they quote the files' column names and labels
 
 
 def format_report(record: dict) -> str:
@@ -407,7 +419,7 @@ def curve_table(record: dict) -> str:
             lines.append([config, str(p["size"]), str(p["seeds"]), _pct_or_na(p["eval_mean"]),
                           _pct(p["eval_std"]) if p["seeds"] > 1 else "", _pct_or_na(p["train_mean"])])
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
-        lines.append([f"majority ({ref['label']}, reference)", "", "", _pct(ref.get(metric)), "", ""])
+        lines.append([f"majority ({_text(ref['label'])}, reference)", "", "", _pct(ref.get(metric)), "", ""])
     for ref in record.get("reference", {}).get("mean", {}).values():
         lines.append([f"mean ({ref['value']:.2f}, reference)", "", "", _cell(ref, metric) if metric in ref else "",
                       "", ""])
