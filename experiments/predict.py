@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
-from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
+                                                       warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import OutputPlan
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
@@ -52,7 +53,7 @@ def main(argv=None) -> int:
     with user_errors():
         import_user_modules(argv)
     args = build_parser("predict", __doc__).parse_args(argv)
-    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly(), warnings_in_one_line():
         return _predict(args, given_options(args, "predict"), output)
 
 
