@@ -16,7 +16,7 @@ import argparse
 import sys
 
 from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
-                                                       warnings_in_one_line)
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import OutputPlan
 from nli_baselines.experiments.outputs.records import write_json_atomic
 

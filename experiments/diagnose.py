@@ -27,7 +27,7 @@ from pathlib import Path
 
 from nli_baselines.experiments.commandline.arguments import add_import_argument, import_user_modules
 from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
-                                                       warnings_in_one_line)
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import OutputPlan
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.corpora import get_corpus, resolve_data_dir

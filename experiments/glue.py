@@ -19,7 +19,7 @@ from pathlib import Path
 
 from nli_baselines.experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
 from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
-                                                       warnings_in_one_line)
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import OutputPlan
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.submissions.glue_tasks import GLUE_TASKS

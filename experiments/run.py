@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules
 from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
-                                                       warnings_in_one_line)
+                                                         warnings_in_one_line)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
 from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
-                                                       warnings_in_one_line)
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import check_output_dir
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from nli_baselines.experiments.corpora.generated.demo import generate_demo, generate_similarity
-from nli_baselines.experiments.submissions.glue_benchmark import PAPER_DEV
+from nli_baselines.experiments.submissions.glue_benchmark import PAPER_DEV, table, task_score
 from nli_baselines.experiments.submissions.glue_tasks import GLUE_TASKS
 
 
@@ -80,7 +80,6 @@ def test_unknown_tasks_and_no_data_are_one_line(cli, tmp_path):
 
 
 def test_an_undefined_task_figure_is_n_a_and_left_out_of_the_average():
-    from nli_baselines.experiments.engine.glue_benchmark import table, task_score
     record = {"data": {"eval_split": "dev"}, "rows": [{"metrics": {"dev": {"mean_of_pearson_spearman": None}}}]}
     assert task_score(record, "mean_of_pearson_spearman") is None
     whole = {"scores": {"STS-B": None, "RTE": 60.0, "CoLA": 10.0}, "average": 35.0, "skipped": {},

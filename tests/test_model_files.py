@@ -23,11 +23,13 @@ from sklearn.tree import DecisionTreeClassifier
 
 import nli_baselines as nb
 from nli_baselines.experiments.corpora.generated.demo import generate_demo
+from nli_baselines.experiments.corpora.readers.common import MAX_SENTENCE_CHARS
 from nli_baselines.experiments.outputs.model_files import HEAD_KEY, ModelFileError, Predictor, load_predictor
 from nli_baselines.features import PairFeaturizer
 from nli_baselines.features.registry import FEATURE_TYPES
+from nli_baselines.features.storage.schema import MAX_WORD
 from nli_baselines.features.text.annotation import annotate
-from nli_baselines.models import MODELS, ModelSpec, register_model, unregister_model
+from nli_baselines.models import MODELS, LogisticClassifier, ModelSpec, register_model, unregister_model
 from tests.dense_models import DenseBoosting, DenseGaussian, declared_as
 
 # Every user kind README lists, as a registered factory builds it (small, so the file runs fast).
@@ -343,7 +345,6 @@ def test_a_model_registered_under_another_name_needs_its_import(saved, tmp_path)
 
 def test_a_model_fitted_along_a_newton_path_saves(demo_matrices, tmp_path):
     # The SNLI-scale route: fits from `fit_path` are clones that never validated X themselves.
-    from nli_baselines.models import LogisticClassifier
     featurizer, X, y, dev = demo_matrices
     *_, model = LogisticClassifier(solver="newton-pcg").fit_path(X, y, [0.1, 1.0])
     predictor = Predictor("lr", model, featurizer, None, ["entailment", "neutral", "contradiction"], False, {})
@@ -427,8 +428,6 @@ def test_a_model_trained_on_trees_says_when_new_pairs_have_none(cli, tmp_path, m
 def test_a_word_as_long_as_a_sentence_saves_and_loads(tmp_path):
     # The vocabulary takes every token of a sentence the readers take: a 10,001-character token
     # was learnt, saved ("model saved") and then refused by the loader as damage.
-    from nli_baselines.experiments.corpora.readers.common import MAX_SENTENCE_CHARS
-    from nli_baselines.features.storage.schema import MAX_WORD
     assert MAX_WORD == MAX_SENTENCE_CHARS
     long = "x" * (MAX_SENTENCE_CHARS - 2)
     train = generate_demo("train")[:300]
@@ -436,7 +435,6 @@ def test_a_word_as_long_as_a_sentence_saves_and_loads(tmp_path):
     featurizer = PairFeaturizer(features="hyp_ngrams").fit(annotate(train))
     assert long in featurizer.encoder_.words_
     X, y = featurizer.transform(annotate(train)), np.array([p.label for p in train], dtype=object)
-    from nli_baselines.models import LogisticClassifier
     predictor = Predictor("lr", LogisticClassifier(C=1.0).fit(X, y), featurizer, None,
                           ["entailment", "neutral", "contradiction"], False,
                           {"dataset": "demo", "features": ["hyp_ngrams"], "train_pairs": len(y),
@@ -453,8 +451,7 @@ def test_a_word_as_long_as_a_sentence_saves_and_loads(tmp_path):
     (lambda p: p.info.update(dataset="hf:./" + "d" * 300), r"info\.dataset: .* is not a text of at most 200 characters"),
 ])
 def test_a_model_a_file_cannot_hold_is_not_saved(demo_matrices, tmp_path, change, says):
-    featurizer, X, y, dev = demo_matrices
-    from nli_baselines.models import LogisticClassifier
+    featurizer, X, y, _ = demo_matrices
     predictor = Predictor("lr", LogisticClassifier(C=1.0).fit(X, y), featurizer, None,
                           ["entailment", "neutral", "contradiction"], False,
                           {"dataset": "demo", "features": ["hyp_ngrams", "cross_unigrams"], "train_pairs": len(y)})

@@ -15,6 +15,7 @@ from safetensors import safe_open
 from safetensors.numpy import save_file
 
 import nli_baselines as nb
+from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.generated.demo import generate_demo
 from nli_baselines.experiments.outputs.model_files import MODEL_FORMAT, ModelFileError, load_predictor
 
@@ -306,7 +307,6 @@ def test_rows_without_ids_are_numbered_from_0_by_data_row(saved, cli, tmp_path):
 def test_a_score_model_of_your_own_scores_its_dev_file_whatever_the_range(cli, tmp_path):
     # A task of your own declares no range: the model clips to its training scores' range
     # (from its lowest, at least 1.4, here), and a dev file with scores below it is scored all the same.
-    from nli_baselines.experiments.corpora import get_corpus
     pairs = get_corpus("demo-similarity").load("train").pairs
     train = [p for p in pairs if float(p.label) >= 1.4][:60]
     dev = [p for p in pairs if float(p.label) < 1.4][:5] + [p for p in pairs if float(p.label) >= 1.4][60:75]

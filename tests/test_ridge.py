@@ -7,7 +7,8 @@ import pytest
 import scipy.sparse as sp
 from sklearn.linear_model import Ridge
 
-from nli_baselines.models import MeanRegressor, RidgeRegressor, StackedRegressor
+from nli_baselines.experiments.corpora.task import Task
+from nli_baselines.models import MeanRegressor, RidgeRegressor, StackedRegressor, TrainingDataError
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +75,6 @@ def test_regressors_save_and_load_as_declared_data(tmp_path, data):
                          ids=["ridge", "stacked_ridge", "mean"])
 @pytest.mark.parametrize("score", [1e300, -1e13, 1e-320, 1e-13, np.nan])
 def test_scores_no_fit_can_take_are_refused_in_one_line(data, model, score):
-    from nli_baselines.models import TrainingDataError
     X, y = data
     y = y.copy()
     y[7] = score
@@ -87,7 +87,6 @@ def test_scores_at_the_bounds_fit_as_scores_of_one_unit_do(data):
     # Ridge's fit is linear in the scores: scaled up to 1e12 or down to 1e-12 (the bounds), the
     # same weights scaled, and every figure finite; the stacked model's trees (float32 gradients)
     # and the mean alike.
-    from nli_baselines.experiments.corpora.task import Task
     X, y = data
     task = Task.regression(None)
     base = RidgeRegressor(alpha=3.0, tol=1e-10).fit(X, y)

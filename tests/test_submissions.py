@@ -13,8 +13,8 @@ from nli_baselines.experiments.breakdowns.ax import breakdown
 from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.readers.glue import read_ax
 from nli_baselines.experiments.submissions.submitting import score_diagnostic, write_submissions
-from nli_baselines.experiments.submissions.files import (TASKS, SubmissionError, bundle, read_predictions, validate,
-                                                           write_predictions)
+from nli_baselines.experiments.submissions.files import (TASKS, SubmissionError, SubmissionTask, bundle, read_predictions,
+                                                         validate, write_predictions)
 from nli_baselines.features.labels import CB3
 
 
@@ -474,7 +474,6 @@ def test_a_sts_b_score_is_a_plain_decimal(cli, tmp_path, monkeypatch, value):
 def test_a_plain_tables_free_text_ids_and_labels_are_inert(tmp_path):
     # A custom test file's ids (and a model's labels) are free text: a formula is written with an
     # apostrophe before it, as predict.py's tables are, and the file validates against its test set.
-    from nli_baselines.experiments.outputs.submissions import SubmissionTask
     task = SubmissionTask("custom-test", "table", "custom", "test", None)
     ids, labels = ["=HYPERLINK(1)0", "@SUM(1)", "-3", "pair 7"], ["+yes", "no", "+yes", "-1"]
     path = write_predictions(task, ids, labels, tmp_path, log=lambda m: None, labels_allowed=["+yes", "no", "-1"])

@@ -12,6 +12,8 @@ import nli_baselines as nb
 from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.task import Task
 from nli_baselines.experiments.configuration.errors import UsageError
+from nli_baselines.experiments.engine.selection import choose
+from nli_baselines.experiments.reports.report import format_comparison
 from nli_baselines.experiments.statistics.significance import compare_predictions
 
 STS = Task.regression((0, 5))
@@ -283,7 +285,6 @@ class Flat:
 
 
 def test_an_undefined_candidate_is_never_chosen_and_says_n_a():
-    from nli_baselines.experiments.engine.selection import choose
     X = np.arange(12, dtype=np.float64)[:, None]
     y = X[:, 0] + np.tile([0.5, -0.5], 6)
     # Against a candidate whose correlations are below 0: were the flat one's undefined
@@ -299,7 +300,6 @@ STS_OPEN = Task.regression(None)
 
 
 def test_comparing_with_a_constant_prediction_has_no_difference_to_test():
-    from nli_baselines.experiments.reports.report import format_comparison
     ids, gold = ["a", "b", "c", "d"], [1.0, 2.0, 3.0, 4.0]
     a = {"ids": ids, "gold": gold, "predicted": [1.0, 2.5, 2.0, 4.0]}
     b = {"ids": ids, "gold": gold, "predicted": [2.5] * 4}
