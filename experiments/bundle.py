@@ -22,7 +22,8 @@ from __future__ import annotations
 import argparse
 
 from nli_baselines.experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
-from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import OutputPlan
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.submissions.bundles import make_bundle, missing_tasks
@@ -41,7 +42,7 @@ def main(argv=None) -> int:
     parser.add_argument("--partial", action="store_true",
                         help="bundle a GLUE submission that lacks tasks (the server refuses it)")
     args = parser.parse_args(argv)
-    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly(), warnings_in_one_line():
         apply_read_limits(args.read_limits)
         if not args.out.endswith(".zip"):
             raise UsageError(f"--out must end in .zip, not {args.out!r}")

@@ -15,7 +15,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import OutputPlan
 from nli_baselines.experiments.outputs.records import write_json_atomic
 
@@ -29,7 +30,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", metavar="FILE.json", help="write the comparison as JSON")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file (never an input)")
     args = parser.parse_args(argv)
-    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly(), warnings_in_one_line():
         # lazy: the API brings the engine and scikit-learn (seconds); --help answers without them
         from nli_baselines.experiments.api import compare
         plan = OutputPlan(overwrite=args.overwrite)

@@ -26,7 +26,8 @@ import sys
 from pathlib import Path
 
 from nli_baselines.experiments.commandline.arguments import add_import_argument, import_user_modules
-from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import OutputPlan
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.corpora import get_corpus, resolve_data_dir
@@ -50,7 +51,7 @@ def main(argv=None) -> int:
     parser.add_argument("--out", help="write the breakdown as JSON")
     parser.add_argument("--overwrite", action="store_true", help="replace an existing --out file")
     args = parser.parse_args(argv)
-    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly(), warnings_in_one_line():
         # lazy: scoring a model brings scikit-learn and the featurizer (seconds); --help answers without them
         from nli_baselines.experiments.outputs.model_files import load_predictor
         from nli_baselines.experiments.submissions.diagnostic_sets import diagnostic_for, named, names

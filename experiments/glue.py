@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 from nli_baselines.experiments.commandline.arguments import add_read_limit_argument, apply_read_limits
-from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import OutputPlan
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.submissions.glue_tasks import GLUE_TASKS
@@ -36,7 +37,7 @@ def main(argv=None) -> int:
     parser.add_argument("--overwrite", action="store_true", help="replace files an earlier run wrote in --out")
     add_read_limit_argument(parser)
     args = parser.parse_args(argv)
-    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly(), warnings_in_one_line():
         apply_read_limits(args.read_limits)
         # lazy: the benchmark runs the engine, which imports scikit-learn and every model (seconds)
         from nli_baselines.experiments.submissions.glue_benchmark import run_benchmark, table

@@ -14,12 +14,14 @@ A model that uses a custom feature type needs the module that registers it: --im
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
-from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import OutputPlan
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
@@ -51,7 +53,7 @@ def main(argv=None) -> int:
     with user_errors():
         import_user_modules(argv)
     args = build_parser("predict", __doc__).parse_args(argv)
-    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly(), warnings_in_one_line():
         return _predict(args, given_options(args, "predict"), output)
 
 
@@ -131,32 +133,50 @@ def _predict(args, given: dict, output) -> int:
             print(f"note: the gold column shows {shown(input_name)}'s labels mapped by the model's label map "
                   f"({mapping}), as they were in training", file=sys.stderr)
         pairs = mapped
+    task = predictor.task
+    gold = _gold(pairs, predictor, input_name, out)  # before any work: a gold column that cannot be scored
     notes: list[str] = []
     pairs = predictor.annotated(pairs, jobs=config.jobs, progress=config.progress, notes=notes)
     for note in notes:
         print(f"note: {note}", file=sys.stderr)
-    task = predictor.task
     predicted = predictor.predict(pairs)
     predictions = [float(x) for x in predicted] if task.is_scores else [str(x) for x in predicted]
     proba = predictor.predict_proba(pairs) if proba_wanted else None
     atomic_write(out, format_table(out, *prediction_rows(pairs, predictions, proba)))
-    gold = [p.label for p in pairs]
     message = f"wrote {len(pairs)} predictions to {out}"
-    if pairs and all(g is not None for g in gold):
-        if predictor.two_class:
-            gold = [two_class(g) for g in gold]
+    if gold is not None:
         if task.by_accuracy:
             message += (f"; accuracy against the input's labels: "
                         f"{100 * np.mean(np.array(gold) == np.array(predictions)):.1f}%")
         else:
-            try:
-                figures = task.score(task.targets(gold), np.asarray(predictions, dtype=task.targets(gold).dtype))
-            except ValueError as exc:
-                raise UsageError(f"{input_name}: its gold column cannot be scored ({exc})") from None
+            figures = task.score(gold, np.asarray(predictions, dtype=gold.dtype))
             message += (f"; against the input's {'scores' if task.is_scores else 'labels'}: "
-                        + ", ".join(f"{METRICS[name].title} {100 * value:.1f}" for name, value in figures.items()))
+                        + ", ".join(f"{METRICS[name].title} {'n/a' if value is None else f'{100 * value:.1f}'}"
+                                    for name, value in figures.items()))
+            undefined = task.undefined(gold, np.asarray(predictions, dtype=gold.dtype))
+            if undefined:  # n/a, and why: a correlation of a constant side is undefined, not 0
+                message += f" (n/a: {'; '.join(dict.fromkeys(undefined.values()))})"
     print(message)
     return 0
+
+
+def _gold(pairs, predictor, input_name: str, out):
+    """The input's gold labels or scores as the model's task scores them, when every pair has
+    one (else None). A score is a number a fit can take, in any range: the range a task of your
+    own has is its model's training range, which other files' scores may leave. A gold column
+    that cannot be scored is a UsageError, before anything is written."""
+    gold = [p.label for p in pairs]
+    if not pairs or any(g is None for g in gold):
+        return None
+    if predictor.two_class:
+        gold = [two_class(g) for g in gold]
+    task = predictor.task
+    if task.by_accuracy:
+        return np.array(gold, dtype=object)
+    try:
+        return (replace(task, score_range=None) if task.is_scores else task).targets(gold)
+    except ValueError as exc:
+        raise UsageError(f"{input_name}: its gold column cannot be scored: {exc}; {out} not written") from None
 
 
 def _hub_split(dataset: str, given: str | None) -> str:

@@ -11,14 +11,15 @@ wrapper over it).
 from __future__ import annotations
 
 from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules
-from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
+                                                         warnings_in_one_line)
 
 
 def main(argv: list[str] | None = None) -> int:
     with user_errors():
         import_user_modules(argv)
     args = build_parser("run", __doc__).parse_args(argv)
-    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly(), warnings_in_one_line():
         # lazy: the engine imports scikit-learn and every model (seconds); --help and a bad option answer without it
         from nli_baselines.experiments.api import RunResult
         from nli_baselines.experiments.commandline.run_outputs import RunOutputs

@@ -17,8 +17,8 @@ from .custom import FunctionFeature
 from .featurizer import PairFeaturizer
 from .options import OPTIONS, Option
 from .registry import BUILTIN, FEATURE_TYPES, build, resolve
-from .storage.schema import (VALUE_BOUND, Array, Field, Many, NotRegisteredError, Schema, Sizes, StateError, Text,
-                             Texts, require)
+from .storage.schema import (MAX_WORD, VALUE_BOUND, Array, Field, Many, NotRegisteredError, Schema, Sizes,
+                             StateError, Text, Texts, require)
 
 
 class OptionValue(Field):
@@ -42,7 +42,7 @@ class OptionValue(Field):
 
 # Each schema's `get` reads its fields off the fitted object (a declared name -> an attribute).
 ENCODER = Schema("vocabulary", {
-    "words": Texts(size="n_words", unique=True),
+    "words": Texts(size="n_words", unique=True, max_len=MAX_WORD),
     "tags": Texts(unique=True),
     # Each bigram packs two word ids (left << 31 | right); sorted, as KeyIndex's lookup expects.
     "bigrams": Array("int64", ("n_bigrams",), lo=0, increasing=True),

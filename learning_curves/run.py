@@ -14,7 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from nli_baselines.experiments.commandline.arguments import build_parser, given_options, import_user_modules, output
-from nli_baselines.experiments.commandline.exits import closed_pipe_ends_quietly, terminated_cleanly, user_errors
+from nli_baselines.experiments.commandline.exits import (closed_pipe_ends_quietly, terminated_cleanly, user_errors,
+                                                         warnings_in_one_line)
 from nli_baselines.experiments.commandline.paths import check_output_dir
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
@@ -25,7 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     with user_errors():
         import_user_modules(argv)
     args = build_parser("curve", __doc__).parse_args(argv)
-    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly():
+    with terminated_cleanly(), user_errors(), closed_pipe_ends_quietly(), warnings_in_one_line():
         # lazy: the engine imports scikit-learn and every model (seconds); --help and a bad option answer without it
         from nli_baselines.experiments.api import CurveResult
         from nli_baselines.experiments.engine.curve import learning_curve

@@ -4,6 +4,8 @@ from __future__ import annotations
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 
+from nli_baselines.features.labels import SCORE_FLOOR, SCORE_LIMIT, score_out_of_bounds
+
 
 class TrainingDataError(ValueError):
     """The training set cannot train this model (empty, or fewer classes than it needs)."""
@@ -26,6 +28,22 @@ def check_training_labels(y, min_classes: int = 2) -> np.ndarray:
         raise TrainingDataError(
             f"the training set holds one class ({present[0]!r}); this model needs at least "
             f"{min_classes} classes (use --model majority, or a larger --train-size)")
+    return y
+
+
+def check_training_scores(y) -> np.ndarray:
+    """`y` as float64, refused with a TrainingDataError when it is empty or holds a score no fit
+    can take: not a finite number, or outside the bounds of `features.labels.score_out_of_bounds`."""
+    y = np.asarray(y, dtype=np.float64)
+    if len(y) == 0:
+        raise TrainingDataError("the training set is empty: no labeled pairs to learn from")
+    if not np.isfinite(y).all():
+        raise TrainingDataError("the training scores hold a value that is not a finite number")
+    size = np.abs(y)
+    beyond = np.flatnonzero((size > SCORE_LIMIT) | ((size > 0) & (size < SCORE_FLOOR)))
+    if len(beyond):
+        value = float(y[beyond[0]])
+        raise TrainingDataError(f"training score {value!r} is {score_out_of_bounds(value)}")
     return y
 
 

@@ -7,7 +7,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from nli_baselines.features.storage.schema import Float, Schema, set_fitted
 
-from .common import TrainingDataError
+from .common import check_training_scores
 from .spec import ModelSpec
 from .state import EstimatorKind
 
@@ -15,15 +15,10 @@ from .state import EstimatorKind
 class MeanRegressor(RegressorMixin, BaseEstimator):
     """Predicts the mean training score for every input (its input is never read, so it takes a
     feature matrix or a list of pairs). Its correlation with any gold scores is undefined (a
-    constant), reported as 0; its errors are the floor a model must get under."""
+    constant), reported as n/a; its errors are the floor a model must get under."""
 
     def fit(self, X, y):
-        y = np.asarray(y, dtype=np.float64)
-        if len(y) == 0:
-            raise TrainingDataError("the training set is empty: no labeled pairs to learn from")
-        if not np.isfinite(y).all():
-            raise ValueError("the training scores hold a value that is not a finite number")
-        self.mean_ = float(y.mean())
+        self.mean_ = float(check_training_scores(y).mean())
         return self
 
     def predict(self, X):

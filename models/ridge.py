@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from nli_baselines.features.storage.schema import Array, Bool, Float, Int, Optional, Schema, require, set_fitted
 
-from .common import TrainingDataError
+from .common import TrainingDataError, check_training_scores
 from .spec import ModelSpec, Tuning
 from .state import EstimatorKind
 
@@ -66,20 +66,21 @@ class RidgeRegressor(RegressorMixin, BaseEstimator):
             yield model
 
     def _prepare(self, X, y) -> "_Problem":
-        if y is not None and len(y) == 0:
-            raise TrainingDataError("the training set is empty: no labeled pairs to learn from")
+        if y is not None:
+            check_training_scores(y)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True)
-        y = np.asarray(y, dtype=np.float64)
-        if not np.isfinite(y).all():
-            raise ValueError("the training scores hold a value that is not a finite number")
-        return _Problem(X, y)
+        return _Problem(X, check_training_scores(y))
 
     def _solve(self, problem: "_Problem", start) -> np.ndarray:
         if not (np.isfinite(self.alpha) and self.alpha >= 0):
             raise ValueError(f"alpha must be a finite number >= 0, got {self.alpha!r}")
         coef, self.n_iter_, self.converged_ = problem.solve(self.alpha, self.tol, self.max_iter, start)
+        intercept = float(problem.y_mean - problem.x_mean @ coef)
+        if not (np.isfinite(coef).all() and np.isfinite(intercept)):  # no NaN or infinity reaches a weight
+            raise TrainingDataError(f"the ridge fit at alpha={self.alpha:g} gave weights that are not finite numbers; "
+                                    "the feature values or the scores are too large for it")
         self.coef_ = coef
-        self.intercept_ = float(problem.y_mean - problem.x_mean @ coef)
+        self.intercept_ = intercept
         self.n_features_in_ = problem.n_features
         self.range_ = checked_range(self.score_range)
         return coef

@@ -14,7 +14,7 @@ from threadpoolctl import threadpool_limits
 from nli_baselines.features.storage.schema import (Array, Float, Int, Mapping_, Optional, Part, Schema, StateError,
                                                    require, set_fitted)
 
-from .common import check_training_labels
+from .common import check_training_labels, check_training_scores
 from .logistic import C_GRID
 from .logistic import STATE as LOGISTIC_STATE
 from .logistic import LogisticClassifier
@@ -303,8 +303,10 @@ class StackedRegressor(RegressorMixin, BaseEstimator):
             raise ValueError(f"ridge_columns must be 'sparse' or 'all', got {self.ridge_columns!r}")
         if not 0 <= self.blend <= 1:
             raise ValueError(f"blend must be between 0 and 1, got {self.blend!r}")
+        if y is not None:
+            check_training_scores(y)
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=[np.float64, np.float32], y_numeric=True)
-        y = np.asarray(y, dtype=np.float64)
+        y = check_training_scores(y)
         self.dense_mask_ = self._mask(X)
         self.range_ = checked_range(self.score_range)
         dense, sparse_part = self._split(X)

@@ -12,6 +12,7 @@ import importlib
 import importlib.util
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -90,6 +91,17 @@ def nltk_path_restored(monkeypatch):
     """Loading WordNet puts directories on nltk.data.path; no test's temporary folder may stay there."""
     import nltk.data
     monkeypatch.setattr(nltk.data, "path", list(nltk.data.path))
+
+
+@pytest.fixture(autouse=True)
+def signal_handlers_restored():
+    """A command that finished keeps SIGTERM and SIGINT ending its process in one line until the
+    process exits (`exits.terminated_cleanly`); in this process, pytest's own handling comes back
+    after each test that ran one in process."""
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGTERM, signal.SIGINT)}
+    yield
+    for signum, handler in handlers.items():
+        signal.signal(signum, handler)
 
 
 @pytest.fixture(scope="session")

@@ -617,3 +617,23 @@ def test_a_sentence_past_max_tokens_is_tokenized_not_tagged(tmp_path):
     # Nothing of it is cached: asked without the bound, it is tagged.
     again = TokenizingTagger()
     assert annotate(pairs, tagger=again, cache_dir=tmp_path)[0].premise_tags == ("NN",) * 1500 and again.calls == 1
+
+
+def test_reading_a_shard_asks_for_its_own_size_not_the_formats_bound(tmp_path):
+    # A 243 KB shard was read with a request for the format's largest payload (over 1 GiB) at once:
+    # under `ulimit -v` a prediction ended in MemoryError, and with room the run peaked at 1.8 GB.
+    cache = AnnotationCache(tmp_path, "t")
+    content = {f"sentence number {i} of many": (tuple(f"w{i}_{j}" for j in range(12)), ("NN",) * 12)
+               for i in range(5_000)}
+    cache.add(content)
+    shard = next(cache.dir.glob("*.shard"))
+    raw = len(zlib.decompress(shard.read_bytes()[len(AnnotationCache.MAGIC) + 32:]))
+    tracemalloc.start()
+    try:
+        loaded = AnnotationCache(tmp_path, "t").load()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert loaded == content
+    # The payload, its parse and the entries: a few times the inflated text, far below the bound.
+    assert peak < 30 * raw and peak < AnnotationCache.MAX_PAYLOAD // 10, (peak, raw)

@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from nli_baselines.features.storage.atomic import atomic_open, atomic_path, atomic_write
+from nli_baselines.features.storage.atomic import atomic_files, atomic_open, atomic_path, atomic_write, temporary_name
 
 
 def test_written_file_has_the_permissions_of_a_new_file(tmp_path):
@@ -43,3 +43,19 @@ def test_bytes_and_text_are_written_as_given(tmp_path):
         first.write_text("1")
         second.write_text("2")
     assert (tmp_path / "one").read_text() in {"1", "2"}
+
+
+def test_a_set_of_files_that_fails_leaves_no_directory_it_made(tmp_path):
+    # A full disk while --plots drew its pictures left an empty plots/ behind.
+    target = tmp_path / "run" / "plots"
+    with pytest.raises(OSError), atomic_files(target) as staged:
+        tmp = temporary_name(target / "confusion.png")
+        tmp.write_bytes(b"half a picture")
+        staged.append((target / "confusion.png", tmp))
+        raise OSError(28, "No space left on device")
+    assert not (tmp_path / "run").exists()
+    (tmp_path / "kept").mkdir()
+    (tmp_path / "kept" / "other.txt").write_text("mine")
+    with pytest.raises(OSError), atomic_files(tmp_path / "kept" / "plots"):
+        raise OSError(28, "No space left on device")
+    assert sorted(p.name for p in (tmp_path / "kept").iterdir()) == ["other.txt"]  # what was there stays

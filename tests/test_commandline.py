@@ -303,7 +303,7 @@ def test_sigterm_while_writing_plots_leaves_no_temporaries(tmp_path):
                       "--C", "1", "--quiet", "--plots", tmp_path / "plots", "--out", tmp_path / "r.json")
     assert done.returncode == 143
     assert done.stderr.strip().splitlines()[-1] == "error: terminated; unfinished outputs removed"
-    assert list((tmp_path / "plots").iterdir()) == [] and not (tmp_path / "r.json").exists()
+    assert not (tmp_path / "plots").exists() and not (tmp_path / "r.json").exists()  # not even an empty plots/
     assert not list(tmp_path.rglob("*.tmp"))
 
 
@@ -342,3 +342,53 @@ def test_python_m_nli_baselines_runs_every_console_script(capsys):
     assert main(["run", "--dataset", "demo", "--train-size", "300", "--features", "unlexicalized", "--quiet"]) == 0
     assert capsys.readouterr().out.startswith("row")
     assert main(["ran"]) == 2 and "unknown command 'ran'; choose from run, predict" in capsys.readouterr().err
+
+
+SIGNALLED_AT_EXIT = '''
+import atexit
+import os
+import signal
+import time
+
+
+def _late():  # a slow teardown (worker pools, a library's exit handler) that a signal reaches
+    os.kill(os.getpid(), signal.{signal})
+    time.sleep(5)
+
+
+atexit.register(_late)
+'''
+
+
+@pytest.mark.parametrize("signal_name, code, says", [("SIGTERM", 143, "error: terminated after its outputs were written"),
+                                                     ("SIGINT", 130, "error: interrupted after its outputs were written")])
+def test_a_signal_after_the_work_ends_in_one_line_not_by_the_raw_signal(tmp_path, signal_name, code, says):
+    module = tmp_path / "signalled_at_exit.py"
+    module.write_text(SIGNALLED_AT_EXIT.replace("{signal}", signal_name))
+    done = run_script("run", "--import", module, "--dataset", "demo", "--features", "unlexicalized", "--C", "1",
+                      "--quiet", "--out", tmp_path / "out.json", timeout=300)
+    assert done.returncode == code, (done.returncode, done.stderr)  # was -15: killed by the signal itself
+    assert done.stderr.strip().splitlines()[-1] == says and "Traceback" not in done.stderr
+    assert json.loads((tmp_path / "out.json").read_text())["rows"] and done.stdout.startswith("row ")
+
+
+CONVERGING_BADLY = '''
+from sklearn.svm import LinearSVC
+
+from nli_baselines.models import ModelSpec, register_model
+
+register_model(ModelSpec(name="svc_short", factory=lambda: LinearSVC(max_iter=2), title="svc"))
+'''
+
+
+def test_a_librarys_warning_is_one_line_without_its_source(cli, tmp_path):
+    # scikit-learn's warnings reached users as Python prints them: the library's file path and
+    # line, then a line of its code ("  warnings.warn(").
+    (tmp_path / "converging_badly.py").write_text(CONVERGING_BADLY)
+    done = cli("run", "--import", tmp_path / "converging_badly.py", "--dataset", "demo", "--model", "svc_short",
+               "--features", "unlexicalized", "--quiet")
+    assert done.returncode == 0, done.stderr
+    warned = [line for line in done.stderr.splitlines() if "ConvergenceWarning" in line]
+    assert warned and set(warned) == {"warning: ConvergenceWarning: Liblinear failed to converge, increase the number "
+                                      "of iterations."}
+    assert "site-packages" not in done.stderr and "warnings.warn(" not in done.stderr

@@ -3,13 +3,14 @@ files in GLUE's layout: the files, the zip, the records and the table, and a mis
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from nli_baselines.experiments.corpora.generated.demo import generate_demo, generate_similarity
-from nli_baselines.experiments.submissions.glue_benchmark import PAPER_DEV
+from nli_baselines.experiments.submissions.glue_benchmark import PAPER_DEV, table, task_score
 from nli_baselines.experiments.submissions.glue_tasks import GLUE_TASKS
 
 
@@ -76,3 +77,57 @@ def test_unknown_tasks_and_no_data_are_one_line(cli, tmp_path):
     assert done.returncode == 2 and "--tasks: 'SQuAD' is not a GLUE task" in done.stderr
     done = cli("glue", "--data-dir", tmp_path / "empty", "--out", tmp_path / "sub", "--tasks", "STS-B", "--quiet")
     assert done.returncode == 2 and done.stderr.startswith("error: no GLUE task could run")
+
+
+def test_an_undefined_task_figure_is_n_a_and_left_out_of_the_average():
+    record = {"data": {"eval_split": "dev"}, "rows": [{"metrics": {"dev": {"mean_of_pearson_spearman": None}}}]}
+    assert task_score(record, "mean_of_pearson_spearman") is None
+    whole = {"scores": {"STS-B": None, "RTE": 60.0, "CoLA": 10.0}, "average": 35.0, "skipped": {},
+             "undefined": {"STS-B": "the predictions are all 2.5"}, "missing_files": [],
+             "dev_figures": {"STS-B": {"pearson": None, "spearman": None}, "RTE": {"accuracy": 60.0},
+                             "CoLA": {"mcc": 10.0}}}
+    lines = table(whole).splitlines()
+    sts = next(line for line in lines if line.startswith("STS-B"))
+    assert sts.split()[1:6] == ["Pearson", "n/a", "/", "Spearman", "n/a"] and sts.split()[6] == "n/a"
+    assert next(line for line in lines if line.startswith("GLUE average (partial)")).split()[3] == "35.0"
+    assert "  n/a: STS-B's dev figure is undefined (the predictions are all 2.5): left out of the average, not " \
+           "counted as 0" in lines
+    assert "  partial: the average of the 2 of 9 tasks that ran with a defined figure, RTE, CoLA; the paper's over " \
+           "the same" in lines
+
+
+@pytest.mark.parametrize("index", ["=HYPERLINK(1)0", "\x1b[2J7", "\u202e12", "07", "+3"])
+def test_a_test_files_index_that_is_no_plain_integer_makes_no_glue_file(cli, tmp_path, index):
+    # GLUE's test files number their rows: an index column holding a formula, terminal escapes or
+    # bidirectional controls was copied raw into RTE.tsv, validated and zipped.
+    data = write_glue(tmp_path / "data")
+    test = data / "glue" / "RTE" / "test.tsv"
+    lines = test.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[4] = index + lines[4][lines[4].index("\t"):]
+    test.write_text("".join(lines), encoding="utf-8")
+    out = tmp_path / "sub"
+    done = cli("glue", "--data-dir", data, "--out", out, "--tasks", "RTE", "--quiet")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert done.stderr == f"error: RTE: test id {index!r} is not an integer; GLUE files take integer index values\n"
+    assert done.stderr.isascii()  # the escape and the override shown as \x1b, \u202e: never acted on
+    assert not (out / "RTE.tsv").exists() and not (out / "glue.zip").exists()
+
+
+@pytest.mark.parametrize("make, kind", [
+    (lambda path: os.mkfifo(path), "a FIFO"),
+    (lambda path: path.symlink_to("/dev/null"), "a character device"),
+    (lambda path: path.mkdir(), "a directory"),
+])
+def test_a_task_file_that_is_no_regular_file_is_named_with_what_it_is(cli, tmp_path, make, kind):
+    # It was "test not found": the file is there, and the line said neither which nor why.
+    data = write_glue(tmp_path / "data")
+    test = data / "glue" / "RTE" / "test.tsv"
+    test.unlink()
+    make(test)
+    done = cli("glue", "--data-dir", data, "--out", tmp_path / "sub", "--tasks", "RTE,STS-B")
+    assert done.returncode == 0, done.stderr
+    assert f"[1/2] RTE: skipped (test: {test}: {kind}, not a data file (only regular files are read))" in done.stderr
+    assert f"(not run: test: {test}: {kind}, not a data file" in done.stdout
+    done = cli("run", "--dataset", "rte", "--data-dir", data, "--eval-split", "test")
+    assert done.returncode == 2
+    assert done.stderr == f"error: {test}: {kind}, not a data file (only regular files are read)\n"

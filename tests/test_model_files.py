@@ -23,11 +23,13 @@ from sklearn.tree import DecisionTreeClassifier
 
 import nli_baselines as nb
 from nli_baselines.experiments.corpora.generated.demo import generate_demo
+from nli_baselines.experiments.corpora.readers.common import MAX_SENTENCE_CHARS
 from nli_baselines.experiments.outputs.model_files import HEAD_KEY, ModelFileError, Predictor, load_predictor
 from nli_baselines.features import PairFeaturizer
 from nli_baselines.features.registry import FEATURE_TYPES
+from nli_baselines.features.storage.schema import MAX_WORD
 from nli_baselines.features.text.annotation import annotate
-from nli_baselines.models import MODELS, ModelSpec, register_model, unregister_model
+from nli_baselines.models import MODELS, LogisticClassifier, ModelSpec, register_model, unregister_model
 from nli_baselines.models.sklearn_kinds import kind_of
 from tests.dense_models import DenseBoosting, DenseGaussian, declared_as
 
@@ -346,7 +348,6 @@ def test_a_model_registered_under_another_name_needs_its_import(saved, tmp_path)
 
 def test_a_model_fitted_along_a_newton_path_saves(demo_matrices, tmp_path):
     # The SNLI-scale route: fits from `fit_path` are clones that never validated X themselves.
-    from nli_baselines.models import LogisticClassifier
     featurizer, X, y, dev = demo_matrices
     *_, model = LogisticClassifier(solver="newton-pcg").fit_path(X, y, [0.1, 1.0])
     predictor = Predictor("lr", model, featurizer, None, ["entailment", "neutral", "contradiction"], False, {})
@@ -478,3 +479,58 @@ def test_a_file_of_another_release_says_what_was_checked(saved, monkeypatch):
                     "load and predict alike from scikit-learn 1.6 up to 1.10")
     monkeypatch.undo()
     assert load_predictor(saved).notes == []
+
+
+# ------------------------------------------------------------------ what is saved loads, or is not saved
+
+
+def test_a_word_as_long_as_a_sentence_saves_and_loads(tmp_path):
+    # The vocabulary takes every token of a sentence the readers take: a 10,001-character token
+    # was learnt, saved ("model saved") and then refused by the loader as damage.
+    assert MAX_WORD == MAX_SENTENCE_CHARS
+    long = "x" * (MAX_SENTENCE_CHARS - 2)
+    train = generate_demo("train")[:300]
+    train[0] = train[0].__class__(train[0].id, train[0].premise, f"{long} .", train[0].label)
+    featurizer = PairFeaturizer(features="hyp_ngrams").fit(annotate(train))
+    assert long in featurizer.encoder_.words_
+    X, y = featurizer.transform(annotate(train)), np.array([p.label for p in train], dtype=object)
+    predictor = Predictor("lr", LogisticClassifier(C=1.0).fit(X, y), featurizer, None,
+                          ["entailment", "neutral", "contradiction"], False,
+                          {"dataset": "demo", "features": ["hyp_ngrams"], "train_pairs": len(y),
+                           "annotation": {"tokens_tags": "given with the pairs (demo)"}})
+    predictor.save(tmp_path / "m.model")
+    loaded = load_predictor(tmp_path / "m.model")
+    dev = generate_demo("dev")[:50]
+    assert long in loaded.featurizer.encoder_.words_ and list(loaded.predict(dev)) == list(predictor.predict(dev))
+
+
+@pytest.mark.parametrize("change, says", [
+    (lambda p: setattr(p, "labels", ["y" * 10_001, "neutral", "contradiction"]),
+     r"labels: 'y+\.\.\. is not a text of at most 10,000 characters"),
+    (lambda p: p.info.update(dataset="hf:./" + "d" * 300), r"info\.dataset: .* is not a text of at most 200 characters"),
+])
+def test_a_model_a_file_cannot_hold_is_not_saved(demo_matrices, tmp_path, change, says):
+    featurizer, X, y, _ = demo_matrices
+    predictor = Predictor("lr", LogisticClassifier(C=1.0).fit(X, y), featurizer, None,
+                          ["entailment", "neutral", "contradiction"], False,
+                          {"dataset": "demo", "features": ["hyp_ngrams", "cross_unigrams"], "train_pairs": len(y)})
+    change(predictor)
+    with pytest.raises(ModelFileError, match=f"^{tmp_path / 'm.model'}: not saved: a model file cannot hold this "
+                                             f"model \\({says}\\)$"):
+        predictor.save(tmp_path / "m.model")
+    assert list(tmp_path.iterdir()) == []  # nothing written, no temporary left
+
+
+def test_run_save_model_says_not_saved_in_one_line_and_keeps_the_record(cli, tmp_path, monkeypatch):
+    # A label too long for a model file: trained and recorded, then refused in one line, exit 2.
+    monkeypatch.chdir(tmp_path)
+    long = "l" * 10_001
+    rows = [(p.premise, p.hypothesis, long if p.label == "neutral" else p.label) for p in generate_demo("train")[:300]]
+    (tmp_path / "train.tsv").write_text("premise\thypothesis\tlabel\n" + "".join("\t".join(r) + "\n" for r in rows))
+    done = cli("run", "--train-file", "train.tsv", "--features", "unlexicalized", "--save-model", "m.model", "--out",
+               "r.json", "--quiet")
+    assert done.returncode == 2 and not (tmp_path / "m.model").exists()
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert errors == [f"error: m.model: not saved: a model file cannot hold this model (labels: '{'l' * 56}... is "
+                      "not a text of at most 10,000 characters)"]
+    assert json.loads((tmp_path / "r.json").read_text())["notes"][-1].startswith("an output failed: ModelFileError")

@@ -15,6 +15,7 @@ from safetensors import safe_open
 from safetensors.numpy import save_file
 
 import nli_baselines as nb
+from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.generated.demo import generate_demo
 from nli_baselines.experiments.outputs.model_files import MODEL_FORMAT, ModelFileError, load_predictor
 
@@ -300,3 +301,38 @@ def test_rows_without_ids_are_numbered_from_0_by_data_row(saved, cli, tmp_path):
     assert [p.id for p in load_pairs(tmp_path / "bad.jsonl", on_bad_row="skip")] == ["0", "2"]
     (tmp_path / "bad.tsv").write_text("premise\thypothesis\nA .\tB .\nonly one cell\nC .\tD .\n")
     assert [p.id for p in load_pairs(tmp_path / "bad.tsv", on_bad_row="skip")] == ["0", "2"]
+
+
+@SPACY
+def test_a_score_model_of_your_own_scores_its_dev_file_whatever_the_range(cli, tmp_path):
+    # A task of your own declares no range: the model clips to its training scores' range
+    # (from its lowest, at least 1.4, here), and a dev file with scores below it is scored all the same.
+    pairs = get_corpus("demo-similarity").load("train").pairs
+    train = [p for p in pairs if float(p.label) >= 1.4][:60]
+    dev = [p for p in pairs if float(p.label) < 1.4][:5] + [p for p in pairs if float(p.label) >= 1.4][60:75]
+    assert any(float(p.label) < 1.4 for p in dev)
+
+    def table(path, rows):
+        path.write_text("premise\thypothesis\tlabel\n" + "".join(f"{p.premise}\t{p.hypothesis}\t{label}\n"
+                                                                for p, label in rows))
+        return path
+    table(tmp_path / "train.tsv", [(p, p.label) for p in train])
+    done = cli("run", "--train-file", tmp_path / "train.tsv", "--target", "scores", "--features", "unlexicalized",
+               "--save-model", tmp_path / "m.model", "--quiet")
+    assert done.returncode == 0, done.stderr
+    model = load_predictor(tmp_path / "m.model")
+    low = min(float(p.label) for p in train)
+    assert model.task.score_range is None and model.model.range_ == (low, 5.0) and low >= 1.4
+    dev_file = table(tmp_path / "dev.tsv", [(p, p.label) for p in dev])
+    done = cli("predict", "--model", tmp_path / "m.model", "--input", dev_file, "--out", tmp_path / "p.tsv")
+    assert done.returncode == 0, done.stderr
+    assert "against the input's scores: Pearson" in done.stdout
+    predicted = [float(line.split("\t")[4]) for line in (tmp_path / "p.tsv").read_text().splitlines()[1:]]
+    assert len(predicted) == len(dev) and min(predicted) >= low  # clipped to the training range, as in the run
+    # A gold score no fit takes: one line, and nothing written.
+    bad = table(tmp_path / "bad.tsv", [(p, "1e308" if i == 3 else p.label) for i, p in enumerate(dev)])
+    done = cli("predict", "--model", tmp_path / "m.model", "--input", bad, "--out", tmp_path / "q.tsv")
+    assert done.returncode == 2 and done.stderr == (
+        f"error: bad.tsv: its gold column cannot be scored: score '1e308' is beyond what a fit can take (a score is "
+        f"at most 1e12 in magnitude: rescale the column); {tmp_path / 'q.tsv'} not written\n")
+    assert not (tmp_path / "q.tsv").exists()

@@ -7,7 +7,8 @@ import pytest
 import scipy.sparse as sp
 from sklearn.linear_model import Ridge
 
-from nli_baselines.models import MeanRegressor, RidgeRegressor, StackedRegressor
+from nli_baselines.experiments.corpora.task import Task
+from nli_baselines.models import MeanRegressor, RidgeRegressor, StackedRegressor, TrainingDataError
 
 
 @pytest.fixture(scope="module")
@@ -68,3 +69,33 @@ def test_regressors_save_and_load_as_declared_data(tmp_path, data):
         restored, _ = _estimator({"kind": kind.name, "state": state}, get_model(name), hyper, Reader(writer.arrays),
                                  [], X.shape[1])
         np.testing.assert_array_equal(restored.predict(X), model.predict(X))
+
+
+@pytest.mark.parametrize("model", [RidgeRegressor(), StackedRegressor(max_iter=5), MeanRegressor()],
+                         ids=["ridge", "stacked_ridge", "mean"])
+@pytest.mark.parametrize("score", [1e300, -1e13, 1e-320, 1e-13, np.nan])
+def test_scores_no_fit_can_take_are_refused_in_one_line(data, model, score):
+    X, y = data
+    y = y.copy()
+    y[7] = score
+    why = "not a finite number" if np.isnan(score) else "beyond what a fit" if abs(score) > 1 else "too near 0"
+    with pytest.raises(TrainingDataError, match=why):
+        model.fit(X, y)
+
+
+def test_scores_at_the_bounds_fit_as_scores_of_one_unit_do(data):
+    # Ridge's fit is linear in the scores: scaled up to 1e12 or down to 1e-12 (the bounds), the
+    # same weights scaled, and every figure finite; the stacked model's trees (float32 gradients)
+    # and the mean alike.
+    X, y = data
+    task = Task.regression(None)
+    base = RidgeRegressor(alpha=3.0, tol=1e-10).fit(X, y)
+    size = np.abs(y[y != 0])
+    for scale in (1e12 / size.max(), 1e-12 / size.min()):
+        fitted = RidgeRegressor(alpha=3.0, tol=1e-10).fit(X, y * scale)
+        np.testing.assert_allclose(fitted.coef_ / scale, base.coef_, rtol=1e-6, atol=1e-9)
+        figures = task.score(y * scale, fitted.predict(X))
+        assert figures == pytest.approx(task.score(y, base.predict(X)), rel=1e-6)
+        stacked = StackedRegressor(max_iter=5).fit(X, y * scale)
+        assert np.isfinite(stacked.predict(X)).all() and np.isfinite(list(stacked.ridge_errors_.values())).all()
+        assert MeanRegressor().fit(X, y * scale).mean_ == pytest.approx(y.mean() * scale)

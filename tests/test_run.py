@@ -147,3 +147,31 @@ def test_the_report_says_why_a_path_stopped_before_the_end_of_its_grid(demo_reco
                                           stopped="fell significantly below the best (McNemar p = 0.017)")
     assert ("  dev accuracy fell significantly below the best (McNemar p = 0.017): not fitted C=0.1, C=0.3"
             in format_report(record).splitlines())
+
+
+def test_labels_from_a_file_reach_the_terminal_escaped(cli):
+    # A training file's labels (renamed here by --label-map, as a file of your own names them) were
+    # printed raw in the result table, the per-class table, the confusion matrix and "top features
+    # for <label>", as were words of its text among the feature names.
+    esc, rlo = "\x1b[2Jgone", "\u202eton"
+    done = cli("run", "--dataset", "demo", "--features", "unlexicalized", "--train-size", "300", "--top-features", "2",
+               "--label-map", f"entailment={esc},contradiction={rlo}", "--C", "1.0")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout + done.stderr and "\u202e" not in done.stdout + done.stderr
+    assert "majority (\\u202eton, reference)" in done.stdout
+    assert "  top features for \\x1b[2Jgone: " in done.stdout and "  top features for \\u202eton: " in done.stdout
+    record = nb.run(dataset="demo", features="unlexicalized,hyp_ngrams", train_size=300, C=1.0, quiet=True,
+                    top_features=2).record
+    row = record["rows"][0]
+    rename = {"entailment": esc, "contradiction": rlo}
+    dev = row["metrics"]["dev"]
+    dev["per_class"] = {rename.get(k, k): v for k, v in dev["per_class"].items()}
+    dev["confusion"]["labels"] = [rename.get(k, k) for k in dev["confusion"]["labels"]]
+    row["top_features"] = {rename.get(k, k): [(f"hyp_ngrams:unigram={esc}", 1.5)] for k in row["top_features"]}
+    text = format_report(record)
+    assert "\x1b" not in text and "\u202e" not in text
+    lines = text.splitlines()
+    assert sum(line.startswith("  \\x1b[2Jgone ") for line in lines) == 2  # its per-class and confusion rows
+    assert sum(line.startswith("  \\u202eton ") for line in lines) == 2
+    assert any(line.split() == ["\\x1b[2Jgone", "neutral", "\\u202eton"] for line in lines)  # the columns
+    assert "  top features for \\x1b[2Jgone: hyp_ngrams:unigram=\\x1b[2Jgone (+1.50)" in lines

@@ -13,8 +13,8 @@ from nli_baselines.experiments.breakdowns.ax import breakdown
 from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.readers.glue import read_ax
 from nli_baselines.experiments.submissions.submitting import score_diagnostic, write_submissions
-from nli_baselines.experiments.submissions.files import (TASKS, SubmissionError, bundle, read_predictions, validate,
-                                                           write_predictions)
+from nli_baselines.experiments.submissions.files import (TASKS, SubmissionError, SubmissionTask, bundle, read_predictions,
+                                                         validate, write_predictions)
 from nli_baselines.features.labels import CB3
 
 
@@ -455,3 +455,27 @@ def test_mrpc_and_sts_b_files_are_checked_against_their_test_sets(cli, data_dir,
     path = glue_file(tmp_path / "run" / f"{name}.tsv", rows, label)
     done = cli("bundle", "glue", path, "--out", tmp_path / "glue.zip", "--partial", "--data-dir", data_dir)
     assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("value", ["３.000", "٣.000", "0_1", " 3", "+3", "1e-400", "3.", ".5", "3,5"])
+def test_a_sts_b_score_is_a_plain_decimal(cli, tmp_path, monkeypatch, value):
+    # float() takes them all (1e-400 as 0); the suite writes "%.3f", and a server's reader may not.
+    monkeypatch.setenv("NLI_DATA_DIR", str(tmp_path / "no-data"))
+    path = glue_file(tmp_path / "run" / "STS-B.tsv", 1379, "2.000")
+    lines = path.read_text().splitlines(keepends=True)
+    lines[2] = f"1\t{value}\n"
+    path.write_text("".join(lines), encoding="utf-8")
+    done = cli("bundle", "glue", path, "--out", tmp_path / "glue.zip", "--partial")
+    assert done.returncode == 2 and not (tmp_path / "glue.zip").exists()
+    assert done.stderr == (f"error: {path}: row 2: prediction {value!r} is not a score in 0..5 written as a plain "
+                           "decimal\n")
+
+
+def test_a_plain_tables_free_text_ids_and_labels_are_inert(tmp_path):
+    # A custom test file's ids (and a model's labels) are free text: a formula is written with an
+    # apostrophe before it, as predict.py's tables are, and the file validates against its test set.
+    task = SubmissionTask("custom-test", "table", "custom", "test", None)
+    ids, labels = ["=HYPERLINK(1)0", "@SUM(1)", "-3", "pair 7"], ["+yes", "no", "+yes", "-1"]
+    path = write_predictions(task, ids, labels, tmp_path, log=lambda m: None, labels_allowed=["+yes", "no", "-1"])
+    assert path.read_text() == "id\tpredicted\n'=HYPERLINK(1)0\t'+yes\n'@SUM(1)\tno\n-3\t'+yes\npair 7\t-1\n"
+    assert validate(task, path, ids, ["+yes", "no", "-1"])["rows"] == 4

@@ -12,6 +12,8 @@ import nli_baselines as nb
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.corpora import get_corpus
 from nli_baselines.experiments.corpora.task import Task
+from nli_baselines.experiments.engine.selection import choose
+from nli_baselines.experiments.reports.report import format_comparison
 from nli_baselines.experiments.stats.significance import compare_predictions
 from tests.conftest import NEEDS_PLOTS
 
@@ -28,8 +30,16 @@ def test_correlations_by_hand():
     figures = STS.score([1, 2, 3, 4], [1, 4, 9, 16])
     assert figures["spearman"] == pytest.approx(1.0) and figures["pearson"] == pytest.approx(25 / np.sqrt(645))
     assert STS.selection_score([1, 2, 3, 4], [1, 3, 2, 4]) == pytest.approx(0.8)  # the mean of the two
-    # a constant prediction has no correlation: 0, not NaN
-    assert STS.score([1, 2, 3], [2, 2, 2]) == {"pearson": 0.0, "spearman": 0.0}
+    # a constant side, or a single pair, has no correlation: undefined (None), neither 0 nor NaN
+    assert STS.score([1, 2, 3], [2, 2, 2]) == {"pearson": None, "spearman": None}
+    assert STS.selection_score([1, 2, 3], [2, 2, 2]) is None  # never averaged as 0
+    assert STS.undefined([1, 2, 3], [2, 2, 2]) == {"pearson": "the predictions are all 2",
+                                                  "spearman": "the predictions are all 2"}
+    assert STS.undefined([4, 4, 4], [1, 2, 3])["pearson"] == "the gold scores are all 4"
+    assert STS.undefined([4], [1]) == {name: "1 pair: a correlation needs two or more" for name in ("pearson", "spearman")}
+    assert STS.score([1e-300, 2e-300, 3e-300], [1e-300, 3e-300, 2e-300]) == {"pearson": None, "spearman": 0.5}
+    assert STS.undefined([1e-300, 2e-300, 3e-300], [1e-300, 3e-300, 2e-300]) == {
+        "pearson": "not a finite number on these values"}  # its products underflow: 0 / 0
 
 
 def test_f1_accuracy_and_mcc_by_hand():
@@ -99,7 +109,10 @@ def test_a_score_run_records_its_task_and_numbers(tmp_path):
     assert row["selection"]["by"] == "5-fold CV on train (seed 0), mean of Pearson and Spearman"
     predicted = np.array(row["predictions"]["predicted"])
     assert predicted.min() >= 0 and predicted.max() <= 5  # clipped to the task's range
-    assert record["reference"]["mean"]["scores"]["pearson"] == 0.0
+    mean = record["reference"]["mean"]["scores"]
+    assert mean["pearson"] is None and mean["mean_of_pearson_spearman"] is None  # a constant: undefined, not 0
+    assert mean["undefined"]["pearson"] == f"the predictions are all {mean['value']:g}"
+    json.dumps(record, allow_nan=False)
 
 
 def test_models_that_predict_labels_give_way_or_are_refused(cli):
@@ -202,3 +215,116 @@ def test_a_score_task_through_the_curves_command(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     record = json.loads((tmp_path / "c" / "curve.json").read_text())
     assert record["metric"] == "mean_of_pearson_spearman" and [p["size"] for p in record["curve"]["unlexicalized"]] == [50, 4000]
+
+
+@pytest.mark.parametrize("score, says", [
+    ("1e300", "is beyond what a fit can take (a score is at most 1e12 in magnitude: rescale the column)"),
+    ("-2e12", "is beyond what a fit can take"),
+    ("5e-320", "is too near 0 for a fit (a score other than 0 is at least 1e-12 in magnitude: rescale the "
+               "column, or write 0)"),
+    ("1e-400", "is too near 0 for a fit"),  # float() makes it 0, which the file does not say
+])
+def test_a_score_no_fit_can_take_is_refused_naming_its_file_and_line(cli, tmp_path, score, says):
+    pairs = get_corpus("demo-similarity").load("train").pairs[:12]
+    rows = [(p.premise, p.hypothesis, score if i == 4 else p.label) for i, p in enumerate(pairs)]
+    (tmp_path / "train.tsv").write_text("premise\thypothesis\tlabel\n" + "".join("\t".join(r) + "\n" for r in rows))
+    done = cli("run", "--train-file", tmp_path / "train.tsv", "--target", "scores", "--out", tmp_path / "r.json",
+               "--errors", tmp_path / "e.tsv")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"error: {tmp_path / 'train.tsv'}:6: score {score!r} {says}")
+    assert len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "r.json").exists() and not (tmp_path / "e.tsv").exists()
+
+
+def test_gold_scores_no_fit_can_take_say_where():
+    task = Task.regression(None)
+    np.testing.assert_array_equal(task.targets(["0", "1e12", "-1e-12", "3.8"]), [0, 1e12, -1e-12, 3.8])
+    with pytest.raises(ValueError, match=r"^dev: score '1e\+300' is beyond what a fit can take"):
+        task.targets(["1", 1e300], where="dev: ")
+    with pytest.raises(ValueError, match=r"^score '1e-13' is too near 0 for a fit"):
+        task.targets(["1", "1e-13"])
+
+
+# ---------------------------------------------------------------- undefined figures: n/a, never averaged as 0
+
+
+def test_a_constant_predictions_correlations_are_n_a_with_the_reason(cli):
+    done = cli("run", "--dataset", "demo-similarity", "--features", "unlexicalized", "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    reference = next(line for line in lines if line.startswith("mean ("))
+    assert reference.split()[3:6] == ["n/a", "n/a", reference.split()[5]] and float(reference.split()[5]) > 0
+    value = reference.split()[1].strip("(,")
+    assert f"  n/a: mean ({value}, reference) dev Pearson and Spearman undefined: the predictions are all " in \
+        "\n".join(lines)
+    done = cli("run", "--dataset", "demo-similarity", "--model", "mean")
+    assert done.returncode == 0, done.stderr
+    assert "mean on dev (1000 pairs): Pearson n/a, Spearman n/a, mean squared error" in done.stdout
+    row = next(line for line in done.stdout.splitlines() if line.startswith("mean "))
+    assert row.split()[1:4] == ["n/a", "n/a", "n/a"]  # train Pearson, dev Pearson, dev Spearman
+
+
+class Flat:
+    """A regressor that predicts 0 for every pair when `flat`, else the pair's one feature."""
+
+    def __init__(self, flat=False):
+        self.flat = flat
+
+    def get_params(self, deep=True):
+        return {"flat": self.flat}
+
+    def set_params(self, **params):
+        self.flat = params.get("flat", self.flat)
+        return self
+
+    def fit(self, X, y):
+        self.mean_ = float(np.mean(y))
+        return self
+
+    def predict(self, X):
+        X = np.asarray(X, dtype=np.float64)
+        return np.zeros(len(X)) if self.flat else X[:, 0]
+
+
+def test_an_undefined_candidate_is_never_chosen_and_says_n_a():
+    X = np.arange(12, dtype=np.float64)[:, None]
+    y = X[:, 0] + np.tile([0.5, -0.5], 6)
+    # Against a candidate whose correlations are below 0: were the flat one's undefined
+    # correlations 0, it would win.
+    chosen = choose(Flat(), {"flat": [True, False]}, X, -y, X[:4], -y[:4], task=STS_OPEN)
+    assert chosen.chosen == {"flat": False} and chosen.scores["flat=True"] is None
+    assert chosen.scores["flat=False"] < 0
+    chosen = choose(Flat(), {"flat": [True, False]}, X, -y, task=STS_OPEN, cv_folds=3)  # the CV route
+    assert chosen.chosen == {"flat": False} and chosen.scores["flat=True"] is None
+
+
+STS_OPEN = Task.regression(None)
+
+
+def test_comparing_with_a_constant_prediction_has_no_difference_to_test():
+    ids, gold = ["a", "b", "c", "d"], [1.0, 2.0, 3.0, 4.0]
+    a = {"ids": ids, "gold": gold, "predicted": [1.0, 2.5, 2.0, 4.0]}
+    b = {"ids": ids, "gold": gold, "predicted": [2.5] * 4}
+    test = compare_predictions(a, b, task=STS_OPEN)
+    assert test["metric_b"] is None and test["delta"] is None and test["p"] is None
+    text = format_comparison({**test, "a": "A", "b": "B", "split": "dev"})
+    mean = 100 * STS_OPEN.selection_score(gold, a["predicted"])
+    assert f"mean of Pearson and Spearman A {mean:.1f}, B n/a; difference A - B n/a points" in text
+    assert "no difference to test: the mean of Pearson and Spearman of a side is undefined" in text
+
+
+def test_a_curves_undefined_points_are_left_out_of_its_means(tmp_path):
+    curve = nb.learning_curve(dataset="demo-similarity", sizes="1,60", seeds=2, configs="unlexicalized",
+                              out=tmp_path / "c", quiet=True)
+    first, second = curve.record["curve"]["unlexicalized"]
+    assert first["size"] == 1 and first["eval_mean"] is None and first["undefined"] == 2
+    assert second["eval_mean"] is not None and "undefined" not in second
+    rows = (tmp_path / "c" / "curve.csv").read_text().splitlines()
+    assert sum(",," in row for row in rows[1:]) == 2  # the two fits of one pair: empty, not 0
+    table = curve.table()
+    assert any(line.split()[:4] == ["unlexicalized", "1", "2", "n/a"] for line in table.splitlines())
+    assert "  n/a: mean of Pearson and Spearman undefined (constant predictions, as a sample of one pair or of " \
+           "equal scores gives), left out of the means: unlexicalized at 1: 2 of 2 fits" in table
+    again = nb.learning_curve(dataset="demo-similarity", sizes="1,60", seeds=2, configs="unlexicalized",
+                              out=tmp_path / "c", quiet=True)  # resumed: the empty cells read back as undefined
+    assert again.record["curve"] == curve.record["curve"]

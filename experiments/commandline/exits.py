@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import threading
+import warnings
 
 from nli_baselines.features.runtime.shown import shown
 
@@ -113,7 +114,9 @@ def terminate_unwinds(signals=(signal.SIGTERM,)):
 def terminated_cleanly():
     """SIGTERM and SIGINT (Ctrl-C) unwind the command, so every atomic write in progress removes
     its temporary (a plot half drawn leaves no `.tmp` beside its target); then one line and exit
-    status 128 + the signal's number (143, 130)."""
+    status 128 + the signal's number (143, 130). Once the command has done its work, a signal that
+    arrives while the process winds down (worker pools, libraries' exit handlers) ends it the same
+    way, saying its outputs were written, rather than killing it by the raw signal."""
     try:
         with terminate_unwinds(UNWOUND):
             yield
@@ -124,6 +127,47 @@ def terminated_cleanly():
         print(f"error: {what}{' after its outputs were written' if done else '; unfinished outputs removed'}",
               file=sys.stderr)
         raise SystemExit(128 + signum) from None
+    _after_the_work()
+
+
+def _ended_after_the_work(signum, frame):
+    """A signal once the work is done: its one line and status, at once (the outputs are whole,
+    and stdout was flushed when the command's block ended)."""
+    what = "interrupted" if signum == signal.SIGINT else "terminated"
+    try:
+        sys.stderr.write(f"error: {what} after its outputs were written\n")
+        sys.stderr.flush()
+    finally:
+        os._exit(128 + signum)
+
+
+def _after_the_work() -> None:
+    """Where the process still has Python's own handling of SIGTERM and SIGINT (nobody else set
+    handlers: a command run as a process), keep them ending the process in one line until it exits."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    defaults = {signal.SIGTERM: signal.SIG_DFL, signal.SIGINT: signal.default_int_handler}
+    for signum, default in defaults.items():
+        if signal.getsignal(signum) is default:
+            signal.signal(signum, _ended_after_the_work)
+
+
+@contextlib.contextmanager
+def warnings_in_one_line():
+    """Warnings raised by the libraries a command runs (scikit-learn's ConvergenceWarning, ...) as
+    one printable line each on stderr, `warning: ConvergenceWarning: ...`, without the source file,
+    line number and line of library code Python prints with them."""
+    with warnings.catch_warnings():
+        warnings.showwarning = _one_line_warning
+        yield
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    text = f"warning: {category.__name__}: {message}"
+    try:
+        print(shown(text, MAX_MESSAGE), file=file or sys.stderr)
+    except OSError:
+        pass  # stderr gone: a warning is not worth a traceback
 
 
 @contextlib.contextmanager

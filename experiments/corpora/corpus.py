@@ -11,7 +11,7 @@ from typing import Callable, Mapping
 from nli_baselines.features.labels import is_two_class
 from nli_baselines.features.runtime.commands import command
 
-from .readers.common import SplitData, gc_paused
+from .readers.common import DataFormatError, SplitData, check_input, gc_paused
 from .task import Task
 
 DEFAULT_DATA_DIR = "data"
@@ -170,6 +170,20 @@ class Corpus:
     def locate(self, split: str, data_dir: Path) -> Path | None:
         return next((p for p in self.candidates(split, data_dir) if p.is_file()), None)
 
+    def unreadable(self, split: str, data_dir: Path) -> DataFormatError | None:
+        """Why the split's file, where one of its names is taken by something that is not a
+        regular file (a FIFO, a link to a device, a directory, a dangling link, a loop of links),
+        cannot be read; None when a regular file is there, or nothing is."""
+        if self.generate is not None or self.locate(split, data_dir) is not None:
+            return None
+        for path in self.candidates(split, data_dir):
+            if os.path.lexists(path):
+                try:
+                    check_input(path, what="data file")
+                except DataFormatError as exc:
+                    return exc
+        return None
+
     def locate_or_generated(self, split: str, data_dir: Path) -> bool:
         return split in self.files and (self.generate is not None or self.locate(split, data_dir) is not None)
 
@@ -186,6 +200,8 @@ class Corpus:
             return self.via("hf").load(split, data_dir, on_bad_row)
         data_dir = resolve_data_dir(data_dir)
         path = self.locate(split, data_dir)
+        if path is None and self.unreadable(split, data_dir) is not None:
+            raise self.unreadable(split, data_dir)  # there, but no file: say what it is, not "not found"
         if path is None:
             raise CorpusNotFoundError(self.name, split, self.candidates(split, data_dir), data_dir,
                                       (self.split_downloads or {}).get(split, self.download))

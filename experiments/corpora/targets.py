@@ -16,7 +16,8 @@ training split:
     scores  scores; each value must be a finite number (a bad row names FILE:LINE otherwise).
 
 Such a score task declares no range (`Task.regression(None)`: the range is learned from the
-training scores): every finite number is a gold score, in every split.
+training scores): every finite number a fit can take (`features.labels.score_out_of_bounds`) is a
+gold score, in every split.
 """
 from __future__ import annotations
 

@@ -18,6 +18,8 @@ from typing import Callable
 
 import numpy as np
 
+from nli_baselines.features.labels import SCORE_FLOOR, SCORE_LIMIT, score_out_of_bounds
+
 LABELS = "labels"
 SCORES = "scores"
 TARGETS = (LABELS, SCORES)
@@ -52,16 +54,32 @@ def _mcc(gold, predicted, task) -> float:
     return 0.0 if math.isnan(value) else float(value)
 
 
+def correlation_undefined(gold, predicted) -> str | None:
+    """Why a correlation of `predicted` with `gold` is undefined (a constant side has no variance
+    to divide by), or None: fewer than two pairs, equal gold scores, or equal predictions."""
+    gold, predicted = np.asarray(gold, dtype=np.float64), np.asarray(predicted, dtype=np.float64)
+    if len(gold) < 2:
+        return f"{len(gold)} pair{'' if len(gold) == 1 else 's'}: a correlation needs two or more"
+    if np.ptp(gold) == 0:
+        return f"the gold scores are all {gold[0]:g}"
+    if np.ptp(predicted) == 0:
+        return f"the predictions are all {predicted[0]:g}"
+    return None
+
+
 def _correlation(kind: str):
-    def compute(gold, predicted, task) -> float:
+    def compute(gold, predicted, task) -> float | None:
+        if correlation_undefined(gold, predicted) is not None:
+            return None  # undefined: shown as n/a, never averaged as 0
         gold, predicted = np.asarray(gold, dtype=np.float64), np.asarray(predicted, dtype=np.float64)
-        if len(gold) < 2 or np.ptp(gold) == 0 or np.ptp(predicted) == 0:
-            return 0.0  # undefined for a constant side: no linear (or rank) agreement to speak of
-        if kind == "pearson":
-            return float(np.corrcoef(gold, predicted)[0, 1])
-        # lazy: SciPy's stats take seconds to import and every command's --help reads this table
-        from scipy.stats import spearmanr
-        return float(spearmanr(gold, predicted).statistic)
+        with np.errstate(all="ignore"):
+            if kind == "pearson":
+                value = float(np.corrcoef(gold, predicted)[0, 1])
+            else:
+                # lazy: SciPy's stats take seconds to import and every command's --help reads this table
+                from scipy.stats import spearmanr
+                value = float(spearmanr(gold, predicted).statistic)
+        return value if math.isfinite(value) else None
     return compute
 
 
@@ -75,13 +93,15 @@ def _error(kind: str):
 @dataclass(frozen=True)
 class Metric:
     """A figure a task may report. higher: whether higher is better (errors are lower-better);
-    selection and significance read it. target: the kind of target it scores."""
+    selection and significance read it. target: the kind of target it scores. undefined:
+    (gold, predicted) -> why the figure is undefined there, or None; `compute` then gives None."""
 
     name: str
     title: str
     target: str
     compute: Callable
     higher: bool = True
+    undefined: Callable | None = None
 
 
 METRICS = {m.name: m for m in (
@@ -89,8 +109,8 @@ METRICS = {m.name: m for m in (
     Metric("f1", "F1", LABELS, _f1),
     Metric("macro_f1", "macro-F1", LABELS, _macro_f1),
     Metric("mcc", "MCC", LABELS, _mcc),
-    Metric("pearson", "Pearson", SCORES, _correlation("pearson")),
-    Metric("spearman", "Spearman", SCORES, _correlation("spearman")),
+    Metric("pearson", "Pearson", SCORES, _correlation("pearson"), undefined=correlation_undefined),
+    Metric("spearman", "Spearman", SCORES, _correlation("spearman"), undefined=correlation_undefined),
     Metric("mae", "mean abs. error", SCORES, _error("mae"), higher=False),
     Metric("mse", "mean sq. error", SCORES, _error("mse"), higher=False),
 )}
@@ -180,21 +200,37 @@ class Task:
         """Whether the task is judged by accuracy alone: McNemar's test then compares systems."""
         return self.select_by == "accuracy"
 
-    def score(self, gold, predicted) -> dict[str, float]:
-        """Each of the task's metrics, by name."""
+    def score(self, gold, predicted) -> dict[str, float | None]:
+        """Each of the task's metrics, by name; None where one is undefined (`undefined` says why)."""
         return {name: METRICS[name].compute(gold, predicted, self) for name in self.metrics}
 
-    def selection_score(self, gold, predicted) -> float:
-        """The figure that chooses hyperparameters: higher is better."""
+    def selection_score(self, gold, predicted) -> float | None:
+        """The figure that chooses hyperparameters: higher is better. None when it is undefined (a
+        correlation of constant predictions): never averaged as 0, and ranked below every defined
+        figure (`rank`)."""
         if self.select_by != MEAN:
             metric = METRICS[self.select_by]
             value = metric.compute(gold, predicted, self)
-            return value if metric.higher else -value
-        return float(np.mean([METRICS[m].compute(gold, predicted, self) for m in self.metrics]))
+            return value if value is None or metric.higher else -value
+        values = [METRICS[m].compute(gold, predicted, self) for m in self.metrics]
+        return None if any(v is None for v in values) else float(np.mean(values))
+
+    def undefined(self, gold, predicted, names=None) -> dict[str, str]:
+        """Of the metrics `names` (default: the task's), those undefined on these values, each with
+        the reason (`Metric.undefined`)."""
+        out = {}
+        for name in names if names is not None else self.metrics:
+            why = METRICS[name].undefined(gold, predicted) if METRICS[name].undefined else None
+            if why is None and METRICS[name].undefined and METRICS[name].compute(gold, predicted, self) is None:
+                why = "not a finite number on these values"  # a correlation whose sums underflow
+            if why is not None:
+                out[name] = why
+        return out
 
     def targets(self, values, where: str = "") -> np.ndarray:
-        """Gold values as the model takes them: labels as an object array, scores as float64
-        (a value that is no finite number, or outside the range, is a ValueError naming `where`)."""
+        """Gold values as the model takes them: labels as an object array, scores as float64 (a
+        value that is no finite number, outside the range, or none a fit can take, as
+        `features.labels.score_out_of_bounds` says, is a ValueError naming `where`)."""
         if not self.is_scores:
             return np.asarray(values, dtype=object)
         out = np.empty(len(values), dtype=np.float64)
@@ -211,6 +247,11 @@ class Task:
             raise ValueError(f"{where}score {str(values[i])[:40]!r} is outside the task's range "
                              f"{self.score_range[0]:g}..{self.score_range[1]:g}" if self.score_range else
                              f"{where}score {str(values[i])[:40]!r} is not a finite number")
+        size = np.abs(out)
+        beyond = np.flatnonzero((size > SCORE_LIMIT) | ((size > 0) & (size < SCORE_FLOOR)))
+        if len(beyond):
+            i = int(beyond[0])
+            raise ValueError(f"{where}score {str(values[i])[:40]!r} is {score_out_of_bounds(out[i])}")
         return out
 
     def clip(self, predicted: np.ndarray) -> np.ndarray:
@@ -237,3 +278,8 @@ class Task:
 
 
 NLI = Task.classification(None)  # the default: labels, judged by accuracy
+
+
+def rank(value: float | None) -> float:
+    """A selection figure as choices compare it: an undefined one (None) below every defined one."""
+    return -math.inf if value is None else value

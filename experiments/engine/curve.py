@@ -247,7 +247,7 @@ def read_points(path: Path, metric: str = "accuracy") -> tuple[dict, int]:
             for row in csv.DictReader(handle):
                 try:
                     row = {"config": row["config"], "size": int(row["size"]), "requested_size": row["requested_size"],
-                           "seed": int(row["seed"]), train: float(row[train]), evaluation: float(row[evaluation]),
+                           "seed": int(row["seed"]), train: _figure(row[train]), evaluation: _figure(row[evaluation]),
                            "fit_seconds": float(row["fit_seconds"]), "chosen": row["chosen"]}
                 except (KeyError, TypeError, ValueError):
                     dropped += 1
@@ -257,6 +257,12 @@ def read_points(path: Path, metric: str = "accuracy") -> tuple[dict, int]:
         raise UsageError(f"{path}: not a curve file of this suite ({type(exc).__name__}: {exc}); "
                          "use another --out, or pass --overwrite") from None
     return done, dropped
+
+
+def _figure(text: str) -> float | None:
+    """A point's figure as its CSV cell writes it: a number, or empty where it is undefined (a
+    correlation of constant predictions); anything else is a malformed line (ValueError)."""
+    return None if text == "" else float(text)
 
 
 def write_points(path: Path, rows: list[dict], order: list[str] = (), metric: str = "accuracy") -> None:
@@ -274,7 +280,10 @@ def aggregate(rows: list[dict], n_train: int | None = None, metric: str = "accur
     """{config: [{size, requested_size, seeds, eval mean/std, train mean/std, fit seconds mean}]}.
 
     n_train: the training split's size; a point of that size is one fit recorded for every seed,
-        so it counts once (`seeds` 1, no spread)."""
+        so it counts once (`seeds` 1, no spread).
+    A fit whose figure is undefined (None: a correlation of constant predictions, as a sample of
+    one pair gives) is left out of the mean and counted (`undefined`); a size with no defined
+    figure has None for its mean and spread."""
     out: dict = {}
     for config in dict.fromkeys(r["config"] for r in rows):
         points = []
@@ -282,11 +291,14 @@ def aggregate(rows: list[dict], n_train: int | None = None, metric: str = "accur
             group = [r for r in rows if r["config"] == config and r["size"] == size]
             fits = group[:1] if size == n_train else group
             train, evaluation = _figures(metric)
-            ev = np.array([r[evaluation] for r in fits])
-            tr = np.array([r[train] for r in fits])
+            ev = np.array([r[evaluation] for r in fits if r[evaluation] is not None])
+            tr = np.array([r[train] for r in fits if r[train] is not None])
             points.append({"size": size, "requested_size": group[0]["requested_size"], "seeds": len(fits),
-                           "eval_mean": float(ev.mean()), "eval_std": float(ev.std()),
-                           "train_mean": float(tr.mean()), "train_std": float(tr.std()),
-                           "fit_seconds_mean": float(np.mean([r["fit_seconds"] for r in fits]))})
+                           "eval_mean": float(ev.mean()) if len(ev) else None,
+                           "eval_std": float(ev.std()) if len(ev) else None,
+                           "train_mean": float(tr.mean()) if len(tr) else None,
+                           "train_std": float(tr.std()) if len(tr) else None,
+                           "fit_seconds_mean": float(np.mean([r["fit_seconds"] for r in fits])),
+                           **({"undefined": len(fits) - len(ev)} if len(ev) < len(fits) else {})})
         out[config] = points
     return out

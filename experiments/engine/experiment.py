@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -159,14 +159,23 @@ def evaluate_task(task, gold, predicted, labels) -> dict:
     """The figures of one scored split: per class and confusion for labels (`metrics.evaluate`),
     errors and correlations for scores, and the task's own metrics in either case."""
     figures = evaluate_scores(gold, predicted) if task.is_scores else evaluate(gold, predicted, labels)
-    return {**figures, **task_figures(task, gold, predicted)}
+    own = task_figures(task, gold, predicted)
+    undefined = {**figures.get("undefined", {}), **own.get("undefined", {})}
+    return {**figures, **own, **({"undefined": undefined} if undefined else {})}
 
 
 def task_figures(task, gold, predicted) -> dict:
     """The task's metrics, and under `Task.selection_metric` the figure that chose settings (the
-    mean of two, where GLUE averages them), which tables and learning curves read."""
+    mean of two, where GLUE averages them), which tables and learning curves read. A figure that
+    is undefined (a correlation of constant predictions) is None, and `undefined` (metric ->
+    reason) says why: tables show n/a, and nothing averages it as 0."""
     figures = task.score(gold, predicted)
     figures.setdefault(task.selection_metric, task.selection_score(gold, predicted))
+    undefined = task.undefined(gold, predicted)
+    if undefined and figures[task.selection_metric] is None and task.selection_metric not in undefined:
+        undefined[task.selection_metric] = next(iter(undefined.values()))
+    if undefined:
+        figures["undefined"] = undefined
     return figures
 
 
@@ -290,17 +299,10 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
          **({"selection": result["selection"]["chosen"]} if "selection" in result else {}),
          "input": input_settings(data, config),
          **({"annotation": {"tokens_tags": data.annotation.text}} if data.annotation is not None else {})},
-        task=_predicted_task(task, model))
+        task=task)  # a task of your own keeps no range: its model clips to the training range (range_)
     examples_from = {"X": X_eval if data.evaluation is not None else None, "pairs": scored, "gold": y_eval,
                      "predicted": eval_pred}
     return RowOutcome(result, predictor, examples_from)
-
-
-def _predicted_task(task, model):
-    """The task a saved model predicts for: a score task's range becomes the one its model clips to."""
-    if task.is_scores and task.score_range is None and getattr(model, "range_", None) is not None:
-        return replace(task, score_range=tuple(model.range_))
-    return task
 
 
 def _run_shared_row(row: Row, handle, config: RunConfig) -> RowOutcome:
@@ -471,7 +473,7 @@ def majority_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict
     of the rows (scored like the rows: on the evaluation split, or out of fold), so that every
     report can be read against it. A granularity whose rows include a reference row needs none.
     A score task's reference is the mean training score, with the task's figures (its correlations
-    are 0: a constant) and its errors."""
+    are undefined: a constant) and its errors."""
     task = data.corpus.task
     if task.is_scores:
         return mean_reference(rows, data, config)

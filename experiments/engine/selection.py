@@ -34,7 +34,7 @@ from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidget
 
 from nli_baselines.experiments.stats.significance import mcnemar
 
-from ..corpora.task import NLI
+from ..corpora.task import NLI, rank
 
 # A path also stops after a single fall in dev accuracy when McNemar's exact test puts the
 # candidate below the best at p below this: the fall is then not noise, and the candidates
@@ -67,7 +67,7 @@ class Selection:
     """
 
     chosen: dict
-    scores: dict[str, float] = field(default_factory=dict)  # candidate label -> accuracy
+    scores: dict[str, float | None] = field(default_factory=dict)  # candidate label -> score (None: undefined)
     by: str = ""
     extended: list = field(default_factory=list)
     at_edge: str | None = None
@@ -169,7 +169,8 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
         return list(zip(map(dict, results["params"]), correct.sum(axis=1) / sizes.sum()))
 
     scored = score(grid)
-    best_params, best = max(scored, key=lambda item: item[1])  # max keeps the first of equals
+    # max keeps the first of equals; an undefined score (a correlation of constant predictions) ranks last
+    best_params, best = max(scored, key=lambda item: rank(item[1]))
     extended, at_edge = [], None
     name = next(iter(grid))
     if len(grid) == 1 and name in (extend or {}) and len(grid[name]) > 1:  # a single given value is a fixed choice
@@ -178,7 +179,7 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
             (params, accuracy), = score({name: [new]})
             scored.append((params, accuracy))
             extended.append(new)
-            if accuracy <= best:
+            if rank(accuracy) <= rank(best):
                 break  # no better beyond the end: the choice is bracketed
             best_params, best = params, accuracy
         scored.sort(key=lambda item: item[0][name])
@@ -187,7 +188,8 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
         # A grid that may not grow (its spec declares no extension) still says when the choice
         # sits at one of its ends: the best value may lie beyond it.
         at_edge = _edge(sorted(grid[name]), best_params[name])
-    return Selection(best_params, {candidate_label(c): float(a) for c, a in scored}, by, extended, at_edge)
+    return Selection(best_params, {candidate_label(c): None if a is None else float(a) for c, a in scored}, by,
+                     extended, at_edge)
 
 
 def _pooled_scores(estimator, grid: dict, X, y, splits, task, jobs: int) -> list[tuple[dict, float]]:
@@ -265,11 +267,12 @@ def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_d
                     accuracy = task.selection_score(y_dev, predicted)
                 fitted[value] = (accuracy, model, describe(model))
                 seconds[value] = time.perf_counter() - began
-                if best is None or accuracy > fitted[best][0]:  # ties keep the earlier candidate
+                if best is None or rank(accuracy) > rank(fitted[best][0]):  # ties keep the earlier candidate
                     best = value
                 bar.update()
-                bar.set_postfix_str(f"{candidate_label({name: value})}: {100 * accuracy:.2f}"
-                                    + ("%" if task.by_accuracy else ""))  # and redraws
+                bar.set_postfix_str(f"{candidate_label({name: value})}: "  # and redraws
+                                    + ("n/a" if accuracy is None else f"{100 * accuracy:.2f}")
+                                    + ("%" if task.by_accuracy else ""))
                 yield value, model
                 # Beside the best, the fit next to it stays: a step past the grid's end starts on
                 # the line through the two (at SNLI scale 22% fewer CG steps than from the best alone).
@@ -313,10 +316,10 @@ def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_d
 def _fallen(last: list, best, fitted: dict, correct: dict) -> str | None:
     """Why a path whose latest candidates are `last` (the newest last) should stop, or None: dev
     accuracy fell twice in a row, or the newest fell below the best by more than chance explains."""
-    scores = [fitted[v][0] for v in last]
+    scores = [rank(fitted[v][0]) for v in last]
     if len(scores) == 3 and scores[2] < scores[1] < scores[0]:
         return "fell twice in a row"
-    if scores[-1] < fitted[best][0] and last[-1] in correct:  # McNemar's test reads accuracy alone
+    if scores[-1] < rank(fitted[best][0]) and last[-1] in correct:  # McNemar's test reads accuracy alone
         p = mcnemar(correct[best], correct[last[-1]])["p"]
         if p < SIGNIFICANT_FALL:
             return f"fell significantly below the best (McNemar p = {p:.2g})"

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..corpora.readers.common import open_input
+from .tabular import inert
 
 
 class PredictionFileError(ValueError):
@@ -25,7 +26,10 @@ class PredictionFormat:
 
     suffix: of every file of the format.
     id_field: what the format calls a row's id (in messages).
-    integer_ids: ids must be integers (SuperGLUE's `idx`).
+    integer_ids: ids must be integers (SuperGLUE's `idx`, GLUE's `index`): a test file's id column
+        that holds anything else (a formula, terminal escapes) makes no file of the format.
+    cell: a text (an id, a label) as the file holds it: as it is, or inert for a spreadsheet
+        (`outputs.tabular.inert`: an apostrophe before a formula) where ids and labels are free text.
     header: the first line, if the format has one.
     encode: (id, label) -> one line, without its newline.
     decode: one line -> (id, label); ValueError says what is wrong with it.
@@ -41,6 +45,7 @@ class PredictionFormat:
     integer_ids: bool = False
     header: str | None = None
     every_corpus: bool = False
+    cell: Callable[[str], str] = str
 
     @property
     def option(self) -> str:
@@ -49,7 +54,7 @@ class PredictionFormat:
 
     def text(self, ids: Sequence[str], labels: Sequence[str]) -> str:
         lines = [self.header] if self.header is not None else []
-        lines += [self.encode(i, label) for i, label in zip(ids, labels)]
+        lines += [self.encode(self.cell(i), self.cell(label)) for i, label in zip(ids, labels)]
         return "".join(line + "\n" for line in lines)
 
     def read(self, path: Path) -> list[tuple[str, str]]:
@@ -121,14 +126,18 @@ def _json_row(line: str) -> tuple[str, str]:
     return str(idx), label
 
 
+# GLUE's test files number their rows (index 0, 1, ...): a test file whose index column holds other
+# text is refused, so that no formula, terminal escape or bidirectional control reaches a GLUE file.
 GLUE = register_format(PredictionFormat(
     "glue", "GLUE", ".tsv", "index", encode=lambda i, label: f"{i}\t{label}", decode=_tsv_cells,
-    header="index\tprediction"))
+    integer_ids=True, header="index\tprediction"))
 SUPERGLUE = register_format(PredictionFormat(
     "superglue", "SuperGLUE", ".jsonl", "idx", encode=lambda i, label: json.dumps({"idx": int(i), "label": label}),
     decode=_json_row, integer_ids=True))
 # Any corpus with a test split (a custom --test-file among them): `<dataset>-<split>.tsv`, id and
 # predicted label, for a task no benchmark server scores.
+# Its ids and labels are a file's free text: each is made inert for a spreadsheet, as predict.py's
+# tables are (`outputs.tabular.inert`), and read back as written.
 TABLE = register_format(PredictionFormat(
     "table", "plain table", ".tsv", "id", encode=lambda i, label: f"{i}\t{label}", decode=_tsv_cells,
-    header="id\tpredicted", every_corpus=True))
+    header="id\tpredicted", every_corpus=True, cell=inert))

@@ -391,12 +391,39 @@ def save_predictor(predictor: Predictor, path: Path | str) -> Path:
             "hyperparameters": {k: v.item() if isinstance(v, np.generic) else v for k, v in hyper.items()},
             "info": _info_dump(predictor.info), "columns": columns, "featurizer": featurizer,
             "estimator": {"kind": kind.name, "state": state}, "task": _task_dump(predictor)}
-    text = json.dumps(head, ensure_ascii=False, allow_nan=False)
+    try:
+        text = json.dumps(head, ensure_ascii=False, allow_nan=False)
+    except ValueError as exc:  # NaN or infinity: no JSON number, and no value the loader takes
+        raise ModelFileError(f"{path}: not saved: a value of the model's header is not a finite number ({exc})") \
+            from None
     if len(text.encode()) > MAX_HEADER_BYTES:
         raise ModelFileError(f"{path}: the model's header would take {len(text.encode()):,} bytes (at most "
                              f"{MAX_HEADER_BYTES:,}): too large a vocabulary or too many column names to save")
-    tensor_file.write(path, writer.arrays, {HEAD_KEY: text})
+    _loads_back(text, writer.arrays, path)
+    try:
+        tensor_file.write(path, writer.arrays, {HEAD_KEY: text}, max_bytes=MAX_FILE_BYTES)
+    except tensor_file.TensorFileError as exc:
+        raise ModelFileError(f"{path}: not saved: the file would take {exc}") from None
     return Path(path)
+
+
+def _loads_back(text: str, arrays: dict, path) -> None:
+    """Load the model from the header and arrays about to be written, as `load_predictor` loads
+    the file (the same schema, the same checks, the probe pair), before a byte is written: what
+    the suite saves, it can read back, or the save fails in one line naming the part that a model
+    file cannot hold (a label longer than a file's texts, more labels than it takes, ...)."""
+    reader = Reader(arrays)
+    try:
+        predictor = _predictor(json.loads(text), reader)
+        stray = set(arrays) - reader.used
+        if stray:
+            raise StateError(f"arrays that no part of the model declares ({min(stray)!r:.80})")
+    except StateError as exc:
+        raise ModelFileError(f"{path}: not saved: a model file cannot hold this model ({exc})") from None
+    try:
+        _probe(predictor, path)
+    except ModelFileError as exc:
+        raise ModelFileError(f"{path}: not saved: read back, {str(exc).removeprefix(f'{path}: ')}") from None
 
 
 def _fitted_kind(model, spec, path):

@@ -50,8 +50,10 @@ def plot_row(row: dict, eval_name: str, out_dir: Path | str, prefix: str = "", s
         ax.scatter(gold, predicted, s=6, alpha=0.4)
         low, high = min(gold.min(), predicted.min()), max(gold.max(), predicted.max())
         ax.plot([low, high], [low, high], color="black", linewidth=0.6, linestyle="--", label="predicted = gold")
-        ax.set_title(f"{row['name']} on {eval_name}: Pearson {100 * metrics['pearson']:.1f}, Spearman "
-                     f"{100 * metrics['spearman']:.1f} ({metrics['pairs']} pairs)", fontsize=9)
+        shown = {name: "n/a" if metrics.get(name) is None else f"{100 * metrics[name]:.1f}"  # n/a: undefined
+                 for name in ("pearson", "spearman")}
+        ax.set_title(f"{row['name']} on {eval_name}: Pearson {shown['pearson']}, Spearman {shown['spearman']} "
+                     f"({metrics['pairs']} pairs)", fontsize=9)
         ax.set_xlabel("gold score")
         ax.set_ylabel("predicted score")
         ax.legend(fontsize=8, loc="upper left")
@@ -163,6 +165,7 @@ def plot_curve(table: dict, out_dir: Path, *, title: str, eval_name: str, n_clas
     fig, ax = plt.subplots(figsize=(8, 5.2), dpi=120)
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, (config, points) in enumerate(table.items()):
+        points = [p for p in points if p["eval_mean"] is not None]  # undefined at this size: no point drawn
         xs = [p["size"] for p in points]
         ys = [100 * p["eval_mean"] for p in points]
         err = [100 * p["eval_std"] for p in points]

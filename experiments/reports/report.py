@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from nli_baselines.experiments.stats.significance import LEVEL, comparisons, corrected_level
+from nli_baselines.features.runtime.shown import shown as shown_text
 
 from .published import published
 
@@ -20,6 +21,41 @@ def _figure(name: str, value) -> str:
     if value is None:
         return ""
     return f"{value:.3f}" if name in ("mse", "mae") else f"{100 * value:.1f}"
+
+
+UNDEFINED = "n/a"  # a figure that is undefined (a correlation of constant predictions), never shown as 0
+
+
+def _cell(figures: dict, name: str) -> str:
+    """`figures[name]` as tables show it; n/a where it is undefined (`undefined` says why)."""
+    if name in figures.get("undefined", {}):
+        return UNDEFINED
+    return _figure(name, figures.get(name))
+
+
+def _points(value, sign: str = "") -> str:
+    """A difference or a figure x 100 (`+1.2`), n/a where it is undefined (None)."""
+    return UNDEFINED if value is None else f"{100 * value:{sign}.1f}"
+
+
+def undefined_notes(record: dict) -> list[str]:
+    """One line per row (and reference) with undefined figures: which, on which split, and why."""
+    eval_name = record["data"]["eval_split"]
+    task = _task(record)
+    shown = set(task["metrics"]) | {"mse", "macro_f1", task.get("select_by")}
+    named = [(row["name"], row["metrics"]) for row in record["rows"]]
+    named += [(f"mean ({ref['value']:.2f}, reference)", {eval_name: ref})
+              for ref in record.get("reference", {}).get("mean", {}).values()]
+    notes = []
+    for name, metrics in named:
+        for split in ("train", eval_name):
+            undefined = {k: v for k, v in metrics.get(split, {}).get("undefined", {}).items() if k in shown}
+            by_reason: dict = {}
+            for metric, why in undefined.items():
+                by_reason.setdefault(why, []).append(SHORT.get(metric, metric))
+            notes += [f"  n/a: {shown_text(name)} {split} {' and '.join(metrics_)} undefined: {why}"
+                      for why, metrics_ in by_reason.items()]
+    return notes
 
 
 def _task(record: dict) -> dict:
@@ -50,11 +86,16 @@ def _chosen(row: dict) -> str:
 
 def _versus(row: dict, references: set) -> str:
     """`-1.2 (p=0.04)`: the difference from the row's reference (accuracy, or the task's selection
-    metric) and its p (McNemar's, or the paired bootstrap's)."""
+    metric) and its p (McNemar's, or the paired bootstrap's); n/a where the metric is undefined."""
     if "delta" not in row:
         return "(reference)" if row["name"] in references else ""
-    p = _p(row)
-    return f"{100 * row['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
+    return _difference(row["delta"], _p(row))
+
+
+def _difference(delta, p) -> str:
+    if delta is None:
+        return UNDEFINED
+    return f"{100 * delta:+.1f} ({'p n/a' if p is None else 'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
 
 
 def text_table(lines: list[list[str]]) -> list[str]:
@@ -73,8 +114,7 @@ def _named(row: dict, name: str) -> str:
     test = row.get("versus", {}).get(name)
     if test is None:
         return ""
-    p = _p(test)
-    return f"{100 * test['delta']:+.1f} ({'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
+    return _difference(test["delta"], _p(test))
 
 
 def summary_table(record: dict) -> str:
@@ -106,20 +146,22 @@ def summary_table(record: dict) -> str:
             sources[figure.source.key] = figure.source.text
             cell = f"{figure.value:.1f} [{figure.source.key}]"
         versus = ([_versus(row, references)] if compared else []) + [_named(row, name) for name in named]
-        train = m["train"].get(headline, m["train"].get("accuracy"))
-        lines.append([row["name"], *([] if scores else [str(len(row["labels"]))]), _figure(headline, train),
-                      *(_figure(name, m[eval_name].get(name)) for name in metrics), *versus, _chosen(row),
+        train = _cell(m["train"], headline if headline in m["train"] else "accuracy")
+        lines.append([_text(row["name"]), *([] if scores else [str(len(row["labels"]))]), train,
+                      *(_cell(m[eval_name], name) for name in metrics), *versus, _chosen(row),
                       f"{row['seconds']:.1f}", cell])
     blanks = [""] * ((1 if compared else 0) + len(named))
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
         cells = [_pct(ref["accuracy"]) if name == "accuracy" else _figure(name, ref.get(name)) if name in ref else ""
                  for name in metrics]
-        lines.append([f"majority ({ref['label']}, reference)", classes.split("-")[0], "", *cells, *blanks, "", "", ""])
+        lines.append([f"majority ({_text(ref['label'])}, reference)", classes.split("-")[0], "", *cells, *blanks, "",
+                      "", ""])
     for ref in record.get("reference", {}).get("mean", {}).values():
-        lines.append([f"mean ({ref['value']:.2f}, reference)", "", *(_figure(name, ref.get(name)) for name in metrics),
+        lines.append([f"mean ({ref['value']:.2f}, reference)", "", *(_cell(ref, name) for name in metrics),
                       *blanks, "", "", ""])
     out = text_table(lines)
     out += [f"  [{key}] {text}" for key, text in sources.items()]
+    out += undefined_notes(record)
     if compared:
         by_classes = {}
         for row in record["rows"]:
@@ -161,18 +203,31 @@ def _value(value) -> str:
     if isinstance(value, float):
         return f"{value:.4g}"
     if isinstance(value, dict):
-        return "(" + ", ".join(f"{k} {_value(v)}" for k, v in value.items()) + ")"
-    return str(value)
+        return "(" + ", ".join(f"{_text(k)} {_value(v)}" for k, v in value.items()) + ")"
+    return _text(value)  # a model's facts may quote its training labels (the majority class)
+
+
+def _text(text) -> str:
+    """Text from a data file (a label, a feature's words) as a table shows it: one printable line,
+    its terminal escapes and bidirectional controls written as escapes, never acted on."""
+    return shown_text(text, LABEL_WIDTH)
+
+
+LABEL_WIDTH = 100  # characters of a label or a feature name a table shows (then "... (N characters)")
 
 
 def bootstrap_line(b: dict, single: float | None = None) -> str:
     """`bootstrap over 100 training resamples: mean 79.1, std 0.7, 95% 77.6..80.4 (scores of ...)`.
 
     single: the score of the one fit on the whole training set, explained when it falls outside."""
+    undefined = b.get("undefined", 0)
     if "mean" not in b:
-        return f"bootstrap: all {b['resamples']} training resamples failed (a class went missing)"
+        return (f"bootstrap: none of the {b['resamples']} training resamples gave a score ({b['failed']} failed: a "
+                f"class went missing; {undefined} undefined: constant predictions)" if undefined else
+                f"bootstrap: all {b['resamples']} training resamples failed (a class went missing)")
     low, high = b["interval_95"]
-    failed = f"; {b['failed']} failed" if b["failed"] else ""
+    failed = (f"; {b['failed']} failed" if b["failed"] else "") + (
+        f"; {undefined} undefined (constant predictions), left out" if undefined else "")
     metric = b.get("metric", "accuracy")
     of = b["of"] if metric == "accuracy" else f"{metric.replace('mean_of_', 'mean of ').replace('_', ' ')} on {b['of']}"
     line = (f"bootstrap over {b['resamples']} training resamples: mean {100 * b['mean']:.1f}, std "
@@ -189,27 +244,28 @@ def detail(row: dict, eval_name: str) -> str:
     correlations (scores), the selection and the fitted model of one row."""
     m = row["metrics"][eval_name]
     if "confusion" not in m:  # a score task
-        out = [f"{row['name']} on {eval_name} ({m['pairs']} pairs): Pearson {_figure('pearson', m['pearson'])}, "
-               f"Spearman {_figure('spearman', m['spearman'])}, mean squared error {m['mse']:.3f}, mean absolute "
+        out = [f"{_text(row['name'])} on {eval_name} ({m['pairs']} pairs): Pearson {_cell(m, 'pearson')}, "
+               f"Spearman {_cell(m, 'spearman')}, mean squared error {m['mse']:.3f}, mean absolute "
                f"error {m['mae']:.3f} (gold mean {m['gold_mean']:.2f}, predicted mean {m['predicted_mean']:.2f})"]
     else:
         labels = m["confusion"]["labels"]
-        width = max(12, *(len(x) for x in labels))
-        out = [f"{row['name']} on {eval_name} ({m['pairs']} pairs):",
+        names = [_text(label) for label in labels]  # labels come from a data file: shown escaped
+        width = max(12, *(len(x) for x in names))
+        out = [f"{_text(row['name'])} on {eval_name} ({m['pairs']} pairs):",
                f"  {'class':<{width}} precision  recall      F1  support"]
-        for label in labels:
+        for label, name in zip(labels, names):
             c = m["per_class"][label]
-            out.append(f"  {label:<{width}} {100 * c['precision']:9.1f} {100 * c['recall']:7.1f} "
+            out.append(f"  {name:<{width}} {100 * c['precision']:9.1f} {100 * c['recall']:7.1f} "
                        f"{100 * c['f1']:7.1f} {c['support']:8d}")
         out.append("  confusion (rows gold, columns predicted):")
-        out.append("  " + " " * width + " " + " ".join(f"{x:>{width}}" for x in labels))
-        for label, counts in zip(labels, m["confusion"]["matrix"]):
-            out.append(f"  {label:<{width}} " + " ".join(f"{c:>{width}d}" for c in counts))
+        out.append("  " + " " * width + " " + " ".join(f"{x:>{width}}" for x in names))
+        for name, counts in zip(names, m["confusion"]["matrix"]):
+            out.append(f"  {name:<{width}} " + " ".join(f"{c:>{width}d}" for c in counts))
         for name in ("f1", "mcc"):
             if name in m:
                 out.append(f"  {SHORT[name]} {_figure(name, m[name])}")
     if "selection" in row:
-        scores = ", ".join(f"{name}: {100 * a:.1f}" for name, a in row["selection"]["scores"].items())
+        scores = ", ".join(f"{name}: {_points(a)}" for name, a in row["selection"]["scores"].items())
         selection = row["selection"]
         out.append(f"  {_chosen(row)} chosen by {selection['by']}" + (f" ({scores})" if scores else ""))
         if selection.get("skipped") and selection.get("stopped"):
@@ -229,8 +285,8 @@ def detail(row: dict, eval_name: str) -> str:
         metric = row["bootstrap"].get("metric", "accuracy")
         single = m.get(metric) if metric in m else None
         out.append("  " + bootstrap_line(row["bootstrap"], single if row.get("evaluation") is None else None))
-    for label, feats in row.get("top_features", {}).items():
-        out.append(f"  top features for {label}: " + ", ".join(f"{name} ({w:+.2f})" for name, w in feats))
+    for label, feats in row.get("top_features", {}).items():  # labels and words from the data: escaped
+        out.append(f"  top features for {_text(label)}: " + ", ".join(f"{_text(name)} ({w:+.2f})" for name, w in feats))
     return "\n".join(out)
 
 
@@ -252,7 +308,8 @@ def data_notes(record: dict) -> list[str]:
     notes = [skipped] if skipped else []
     for counts in record["data"]["splits"].values():
         notes += [f"note: {note}" for note in counts.get("notes", [])]
-    return notes + [f"note: {note}" for note in record.get("notes", [])]
+    notes += [f"note: {note}" for note in record.get("notes", [])]
+    return [shown_text(note, 2000) for note in notes]  # they quote the files' column names and labels
 
 
 def format_report(record: dict) -> str:
@@ -309,16 +366,22 @@ def format_comparison(r: dict) -> str:
     """Two runs compared (`experiments.compare`), as a paragraph a person can read."""
     if "mcnemar" not in r:  # a task judged by another metric than accuracy
         boot = r["bootstrap"]
-        low, high = boot["interval"]
         title = metric_title(r["metric"])
+        head = [f"A: {r['a']}", f"B: {r['b']}", f"scored on {r['split']} ({r['pairs']} pairs)", "",
+                f"{title} A {_points(r['metric_a'])}, B {_points(r['metric_b'])}; difference A - B "
+                f"{_points(r['delta'], '+')} points"]
+        if boot.get("interval") is None:
+            return "\n".join(head + [f"{r['test']}: no difference to test: the {title} of "
+                                      + ("a side is undefined (constant predictions or gold scores)"
+                                         if r["delta"] is None else "every resample is undefined")])
+        low, high = boot["interval"]
         p = "< 0.001" if r["p"] < 0.001 else f"= {r['p']:.3f}"
-        return "\n".join([
-            f"A: {r['a']}", f"B: {r['b']}", f"scored on {r['split']} ({r['pairs']} pairs)", "",
-            f"{title} A {100 * r['metric_a']:.1f}, B {100 * r['metric_b']:.1f}; difference A - B "
-            f"{100 * r['delta']:+.1f} points",
+        left_out = (f" ({boot['undefined']} resamples where a side is undefined left out)"
+                    if boot.get("undefined") else "")
+        return "\n".join(head + [
             f"{r['test']}: {100 * boot['level']:.0f}% interval of the difference {100 * low:+.1f} .. {100 * high:+.1f} "
             f"points; p {p}" + (" (the interval includes 0: no difference is a plausible outcome)"
-                                if low <= 0 <= high else ""),
+                                if low <= 0 <= high else "") + left_out,
         ])
     test, boot = r["mcnemar"], r["bootstrap"]
     low, high = boot["interval"]
@@ -348,12 +411,24 @@ def curve_table(record: dict) -> str:
     metric = record.get("metric", "accuracy")
     title = metric_title(metric)
     lines = [["config", "size", "seeds", f"{eval_name} {title}", "std", f"train {title}"]]
+    undefined = []
     for config, points in record["curve"].items():
         for p in points:
-            lines.append([config, str(p["size"]), str(p["seeds"]), _pct(p["eval_mean"]),
-                          _pct(p["eval_std"]) if p["seeds"] > 1 else "", _pct(p["train_mean"])])
+            if p.get("undefined"):
+                undefined.append(f"{config} at {p['size']}: {p['undefined']} of {p['seeds']}")
+            lines.append([config, str(p["size"]), str(p["seeds"]), _pct_or_na(p["eval_mean"]),
+                          _pct(p["eval_std"]) if p["seeds"] > 1 else "", _pct_or_na(p["train_mean"])])
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
-        lines.append([f"majority ({ref['label']}, reference)", "", "", _pct(ref.get(metric)), "", ""])
+        lines.append([f"majority ({_text(ref['label'])}, reference)", "", "", _pct(ref.get(metric)), "", ""])
     for ref in record.get("reference", {}).get("mean", {}).values():
-        lines.append([f"mean ({ref['value']:.2f}, reference)", "", "", _pct(ref.get(metric)), "", ""])
-    return "\n".join(text_table(lines))
+        lines.append([f"mean ({ref['value']:.2f}, reference)", "", "", _cell(ref, metric) if metric in ref else "",
+                      "", ""])
+    out = text_table(lines)
+    if undefined:
+        out.append(f"  n/a: {title} undefined (constant predictions, as a sample of one pair or of equal scores "
+                   f"gives), left out of the means: {'; '.join(undefined)} fits")
+    return "\n".join(out)
+
+
+def _pct_or_na(x) -> str:
+    return UNDEFINED if x is None else _pct(x)

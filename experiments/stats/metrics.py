@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics import accuracy_score, confusion_matrix, f1_score, precision_recall_fscore_support
 
-from ..corpora.task import METRICS
+from ..corpora.task import METRICS, Task
 
 
 def evaluate(y_true, y_pred, labels) -> dict:
@@ -25,8 +25,12 @@ def evaluate(y_true, y_pred, labels) -> dict:
 
 
 def evaluate_scores(y_true, y_pred) -> dict:
-    """pearson, spearman, mse, mae, and the gold and predicted means, for a score task."""
+    """pearson, spearman, mse, mae, and the gold and predicted means, for a score task; a
+    correlation that is undefined (constant predictions) is None, and `undefined` says why."""
     gold, predicted = np.asarray(y_true, dtype=np.float64), np.asarray(y_pred, dtype=np.float64)
-    figures = {name: METRICS[name].compute(gold, predicted, None) for name in ("pearson", "spearman", "mse", "mae")}
+    names = ("pearson", "spearman", "mse", "mae")
+    figures = {name: METRICS[name].compute(gold, predicted, None) for name in names}
+    undefined = Task.regression(None).undefined(gold, predicted, names)
     return {**figures, "gold_mean": float(gold.mean()) if len(gold) else None,
-            "predicted_mean": float(predicted.mean()) if len(predicted) else None, "pairs": int(len(gold))}
+            "predicted_mean": float(predicted.mean()) if len(predicted) else None, "pairs": int(len(gold)),
+            **({"undefined": undefined} if undefined else {})}

@@ -19,7 +19,10 @@ def _take(X, idx):
     return [X[i] for i in idx] if isinstance(X, list) else X[idx]
 
 
-def _one(estimator, X_train, y_train, X_eval, y_eval, folds, seed: int, resample: int, task) -> float | None:
+UNDEFINED = "undefined"  # a resample whose score is undefined (a correlation of constant predictions)
+
+
+def _one(estimator, X_train, y_train, X_eval, y_eval, folds, seed: int, resample: int, task) -> float | str | None:
     rng = np.random.default_rng([seed, resample])
     try:
         if folds is None:
@@ -37,11 +40,13 @@ def _one(estimator, X_train, y_train, X_eval, y_eval, folds, seed: int, resample
         return None  # a resample that lost a class: counted as failed
 
 
-def _score(task, gold, predicted) -> float:
-    """Accuracy where no task is given (or it is judged by accuracy), else its selection metric."""
+def _score(task, gold, predicted) -> float | str:
+    """Accuracy where no task is given (or it is judged by accuracy), else its selection metric
+    (UNDEFINED where it is undefined)."""
     if task is None or task.by_accuracy:
         return float(np.mean(np.asarray(predicted, dtype=object) == np.asarray(gold, dtype=object)))
-    return task.selection_score(gold, predicted)
+    value = task.selection_score(gold, predicted)
+    return UNDEFINED if value is None else value
 
 
 def bootstrap(estimator, X_train, y_train, X_eval=None, y_eval=None, *, folds=None, resamples: int = 100,
@@ -51,7 +56,9 @@ def bootstrap(estimator, X_train, y_train, X_eval=None, y_eval=None, *, folds=No
     X_eval, y_eval: the evaluation split; or folds: the run's CV folds over train (then each
         fold's training part is resampled and its held-out part scored).
     task: the corpus' task; its selection metric is the score (accuracy where none is given).
-    Returns the mean, standard deviation and the 2.5th/97.5th percentiles of the scores.
+    Returns the mean, standard deviation and the 2.5th/97.5th percentiles of the scores; resamples
+    that failed (a class went missing) and those whose score is undefined (constant predictions)
+    are counted apart and left out.
     """
     dtype = np.float64 if task is not None and task.is_scores else object
     y_train = np.asarray(y_train, dtype=dtype)
@@ -59,8 +66,10 @@ def bootstrap(estimator, X_train, y_train, X_eval=None, y_eval=None, *, folds=No
     prefer = "threads" if isinstance(X_train, list) else None  # pairs are cheaper shared than copied
     scores = Parallel(n_jobs=jobs, prefer=prefer)(
         delayed(_one)(estimator, X_train, y_train, X_eval, y_eval, folds, seed, b, task) for b in range(resamples))
-    good = np.array([s for s in scores if s is not None])
-    summary = {"resamples": resamples, "failed": resamples - len(good), "seed": seed,
+    good = np.array([s for s in scores if s is not None and s != UNDEFINED])
+    undefined = sum(s == UNDEFINED for s in scores if s is not None)
+    summary = {"resamples": resamples, "failed": resamples - len(good) - undefined, "seed": seed,
+               **({"undefined": undefined} if undefined else {}),
                "of": "the evaluation split" if folds is None else "cross-validation on train",
                "metric": "accuracy" if task is None or task.by_accuracy else task.selection_metric}
     if len(good):

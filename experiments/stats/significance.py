@@ -63,19 +63,31 @@ METRIC_RESAMPLES = 2000
 def metric_bootstrap(gold, a, b, task, resamples: int = METRIC_RESAMPLES, seed: int = 0, level: float = 0.95) -> dict:
     """The difference of the task's selection metric, A - B, over resamples of the pairs (the same
     pairs for both): its value, percentile interval and two-sided p (twice the smaller share of
-    resamples at or beyond zero on either side, with the usual +1 correction)."""
+    resamples at or beyond zero on either side, with the usual +1 correction). Resamples where a
+    side's metric is undefined are left out and counted (`undefined`); where it is undefined on
+    the pairs themselves, so are the difference and p (None)."""
     gold, a, b = np.asarray(gold), np.asarray(a), np.asarray(b)
+    whole_a, whole_b = task.selection_score(gold, a), task.selection_score(gold, b)
+    out = {"level": level, "resamples": resamples, "seed": seed}
+    if whole_a is None or whole_b is None:  # undefined (a correlation of constant predictions): nothing to compare
+        return {**out, "delta": None, "interval": None, "p": None, "undefined": resamples}
     rng = np.random.default_rng(seed)
-    deltas = np.empty(resamples)
+    deltas = []
     for r in range(resamples):
         idx = rng.integers(0, len(gold), len(gold))
-        deltas[r] = task.selection_score(gold[idx], a[idx]) - task.selection_score(gold[idx], b[idx])
+        score_a, score_b = task.selection_score(gold[idx], a[idx]), task.selection_score(gold[idx], b[idx])
+        if score_a is not None and score_b is not None:  # a resample of equal scores has no correlation
+            deltas.append(score_a - score_b)
+    deltas = np.array(deltas)
+    used = len(deltas)
+    if not used:
+        return {**out, "delta": float(whole_a - whole_b), "interval": None, "p": None, "undefined": resamples}
     tail = (1 - level) / 2 * 100
     low, high = np.percentile(deltas, [tail, 100 - tail])
     below, above = int(np.sum(deltas <= 0)), int(np.sum(deltas >= 0))
-    p = min(1.0, 2 * (min(below, above) + 1) / (resamples + 1))
-    return {"delta": float(task.selection_score(gold, a) - task.selection_score(gold, b)),
-            "interval": [float(low), float(high)], "level": level, "resamples": resamples, "seed": seed, "p": p}
+    p = min(1.0, 2 * (min(below, above) + 1) / (used + 1))
+    return {**out, "delta": float(whole_a - whole_b), "interval": [float(low), float(high)], "p": p,
+            **({"undefined": resamples - used} if used < resamples else {})}
 
 
 def compare_predictions(a: dict, b: dict, bootstrap: bool = True, resamples: int = 10_000, task=None) -> dict:

@@ -7,6 +7,7 @@ split of any corpus, a custom one included.
 from __future__ import annotations
 
 import math
+import re
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,14 +182,16 @@ def validate(task: SubmissionTask, path: Path, test_ids: Sequence[str], labels: 
     if len(rows) != len(test_ids):
         raise SubmissionError(f"{path}: {len(rows)} rows, but the test set has {len(test_ids)} examples")
     ids = [i for i, _ in rows]
-    if ids != [str(i) for i in test_ids]:
-        first = next(n for n, (a, b) in enumerate(zip(ids, test_ids)) if a != str(b))
+    written = [task.format.cell(str(i)) for i in test_ids]  # as the file holds them (a table's: inert)
+    if ids != written:
+        first = next(n for n, (a, b) in enumerate(zip(ids, written)) if a != b)
         raise SubmissionError(f"{path}: row {first + 1} has {task.format.id_field} {ids[first]}, the test set "
-                              f"{test_ids[first]}")
+                              f"{written[first]}")
     if task.score_range is not None:
         check_scores(task, path, rows)
     else:
         allowed = task.labels if task.labels is not None else labels
+        allowed = None if allowed is None else [task.format.cell(str(label)) for label in allowed]
         unknown = sorted({label for _, label in rows} - set(allowed)) if allowed is not None else []
         if unknown:
             raise SubmissionError(f"{path}: labels {unknown} are not in {list(allowed)}")
@@ -198,16 +201,20 @@ def validate(task: SubmissionTask, path: Path, test_ids: Sequence[str], labels: 
     return {"rows": len(rows), "notes": notes}
 
 
+# A score as a prediction file writes it: a plain decimal (`3.250`, `4`). Not all that float()
+# takes: " 3", "+3", "0_1", "1e-400" (read as 0), "３" or "٣" (other scripts' digits) are no score
+# this suite writes, and a server's reader may take them otherwise or not at all.
+_DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
 def check_scores(task: SubmissionTask, path: Path, rows) -> None:
-    """Every prediction of a score task a finite number inside its range."""
+    """Every prediction of a score task a plain decimal inside its range."""
     low, high = task.score_range
     for n, (_, value) in enumerate(rows):
-        try:
-            number = float(value)
-        except ValueError:
-            number = math.nan
+        number = float(value) if _DECIMAL.fullmatch(value) else math.nan
         if not (math.isfinite(number) and low <= number <= high):
-            raise SubmissionError(f"{path}: row {n + 1}: prediction {value[:40]!r} is not a score in {low:g}..{high:g}")
+            raise SubmissionError(f"{path}: row {n + 1}: prediction {value[:40]!r} is not a score in {low:g}..{high:g} "
+                                  "written as a plain decimal")
 
 
 def bundle(paths: Sequence[Path], zip_path: Path) -> Path:

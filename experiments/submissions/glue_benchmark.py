@@ -44,17 +44,23 @@ PAPER_SOURCE = ("GLUE paper dev sets (Wang et al., arXiv 1804.07461v3, Table 6):
 
 
 def missing_data(task: GlueTask, data_dir) -> str | None:
-    """Why `task` cannot run here (its train, dev or test split is not in the data directory), or None."""
+    """Why `task` cannot run here (its train, dev or test split is not in the data directory, or
+    its file there is not a regular file: a FIFO, a link to a device, a directory), or None."""
     corpus = get_corpus(task.corpus)
-    lacking = [split for split in ("train", task.dev_split, corpus.test_split) if
-               split is not None and not corpus.locate_or_generated(split, Path(data_dir))]
+    splits = [split for split in ("train", task.dev_split, corpus.test_split) if split is not None]
+    unreadable = [f"{split}: {why}" for split in splits if (why := corpus.unreadable(split, Path(data_dir)))]
+    if unreadable:
+        return "; ".join(unreadable)
+    lacking = [split for split in splits if not corpus.locate_or_generated(split, Path(data_dir))]
     return f"{', '.join(lacking)} not found" if lacking else None
 
 
-def task_score(record: dict, metric: str) -> float:
+def task_score(record: dict, metric: str) -> float | None:
     """A task's GLUE figure (x 100): its selection metric on dev (`Task.selection_metric`: one
-    metric, or the mean of two)."""
-    return 100 * record["rows"][0]["metrics"][record["data"]["eval_split"]][metric]
+    metric, or the mean of two); None where it is undefined (a correlation of constant
+    predictions), which the average leaves out rather than count as 0."""
+    value = record["rows"][0]["metrics"][record["data"]["eval_split"]][metric]
+    return None if value is None else 100 * value
 
 
 def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: bool = True, log=print,
@@ -107,14 +113,16 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
             log(f"    {note}")
         log(f"    {task.name}: dev {figures_text(record)} ({record['glue']['seconds']:.0f}s)")
     if not written:
-        raise UsageError(f"no GLUE task could run: their data is missing from {data_dir} "
+        raise UsageError(f"no GLUE task could run: their data is missing or unreadable in {data_dir} "
                          f"({'; '.join(f'{k}: {v}' for k, v in skipped.items())})")
     lacking = missing_tasks("glue", [p.name for p in written])
     zip_path = zip_path or out / "glue.zip"
     make_bundle("glue", written, zip_path, data_dir=data_dir, partial=bool(lacking))
-    average = sum(results.values()) / len(results)
+    scored = {name: score for name, score in results.items() if score is not None}
+    undefined = {name: _why_undefined(records[name]) for name in results if results[name] is None}
+    average = sum(scored.values()) / len(scored) if scored else None
     whole = {"suite_version": __version__, "data_dir": str(data_dir), "tasks": list(results), "scores": results,
-             "average": average, "partial": bool(skipped), "skipped": skipped,
+             "average": average, "partial": bool(skipped or undefined), "skipped": skipped, "undefined": undefined,
              "files": [str(p) for p in written], "missing_files": lacking, "zip": str(zip_path),
              "dev_figures": {name: figures(r) for name, r in records.items()},
              "notes": notes_all,
@@ -128,6 +136,13 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
     return whole
 
 
+def _why_undefined(record: dict) -> str:
+    """Why a task's dev figure is undefined, from its record (`undefined`: metric -> reason)."""
+    dev = record["rows"][0]["metrics"][record["data"]["eval_split"]]
+    reasons = dev.get("undefined", {})
+    return "; ".join(dict.fromkeys(reasons.values())) or "undefined"
+
+
 def _reads_wordnet(names: str) -> bool:
     return any(isinstance(FEATURE_TYPES[name], type) and issubclass(FEATURE_TYPES[name], WordNetFeature)
                for name in resolve(names))
@@ -136,11 +151,15 @@ def _reads_wordnet(names: str) -> bool:
 def figures(record: dict) -> dict:
     """A task record's dev metrics (x 100), by name."""
     dev = record["rows"][0]["metrics"][record["data"]["eval_split"]]
-    return {name: 100 * dev[name] for name in record["task"]["metrics"]}
+    return {name: None if dev[name] is None else 100 * dev[name] for name in record["task"]["metrics"]}
+
+
+def _shown(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.1f}"  # n/a: undefined, never 0
 
 
 def figures_text(record: dict) -> str:
-    return " / ".join(f"{METRICS[name].title} {value:.1f}" for name, value in figures(record).items())
+    return " / ".join(f"{METRICS[name].title} {_shown(value)}" for name, value in figures(record).items())
 
 
 def table(whole: dict) -> str:
@@ -150,19 +169,22 @@ def table(whole: dict) -> str:
     lines = [head]
     for name in names:
         if name in whole["scores"]:
-            shown = " / ".join(f"{METRICS[m].title} {v:.1f}" for m, v in whole["dev_figures"][name].items())
-            score = f"{whole['scores'][name]:.1f}"
+            shown = " / ".join(f"{METRICS[m].title} {_shown(v)}" for m, v in whole["dev_figures"][name].items())
+            score = _shown(whole["scores"][name])
         else:
             shown, score = f"(not run: {whole['skipped'].get(name, 'not asked')})", ""
         lines.append([name, shown, score, *(f"{PAPER_DEV[m][name]:.1f}" for m in PAPER_DEV)])
-    ran = list(whole["scores"])
+    ran = [name for name, score in whole["scores"].items() if score is not None]  # the tasks averaged
     partial = len(ran) < len(names)
-    lines.append(["GLUE average" + (" (partial)" if partial else ""), "", f"{whole['average']:.1f}",
-                  *(f"{sum(PAPER_DEV[m][n] for n in ran) / len(ran):.1f}" for m in PAPER_DEV)])
+    lines.append(["GLUE average" + (" (partial)" if partial else ""), "", _shown(whole["average"]),
+                  *(f"{sum(PAPER_DEV[m][n] for n in ran) / len(ran):.1f}" if ran else "n/a" for m in PAPER_DEV)])
     out = text_table(lines)
+    for name, why in whole.get("undefined", {}).items():
+        out.append(f"  n/a: {name}'s dev figure is undefined ({why}): left out of the average, not counted as 0")
     if partial:
-        out.append(f"  partial: the average of the {len(ran)} of {len(names)} tasks that ran, "
-                   f"{', '.join(ran)}; the paper's over the same")
+        out.append(f"  partial: the average of the {len(ran)} of {len(names)} tasks that ran"
+                   f"{' with a defined figure' if whole.get('undefined') else ''}, "
+                   f"{', '.join(ran) or 'none'}; the paper's over the same")
     out.append(f"  the paper's columns: {PAPER_SOURCE}")
     out += [f"  note: {note}" for note in whole.get("notes", [])]
     if whole["missing_files"]:

@@ -97,14 +97,21 @@ class AnnotationCache:
         identity = None
         try:
             # O_NOFOLLOW | O_NONBLOCK: a link or a FIFO put there since the listing is refused, not followed
-            # or waited on; a file past the largest a shard can be is not read.
+            # or waited on; a file past the largest a shard can be is not read. What is read is the file's
+            # own size (and a byte to see it did not grow), never the format's bound: a read asks for its
+            # whole length at once, and 1 GiB for a 243 KB shard ended runs under `ulimit -v`.
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
             with open(fd, "rb") as handle:
                 stat = os.fstat(handle.fileno())
                 identity = (stat.st_dev, stat.st_ino)
                 if not _S_ISREG(stat.st_mode):
                     return None
-                blob = handle.read(len(self.MAGIC) + 32 + self.MAX_PAYLOAD + 1)
+                largest = len(self.MAGIC) + 32 + self.MAX_PAYLOAD
+                if stat.st_size > largest:
+                    raise ValueError(f"{stat.st_size:,} bytes, more than a shard can hold")
+                blob = handle.read(stat.st_size + 1)
+                if len(blob) > stat.st_size:
+                    raise ValueError("it grew while being read")
             head = len(self.MAGIC)
             if blob[:head] != self.MAGIC or len(blob) < head + 32:
                 raise ValueError("bad header")
@@ -120,15 +127,25 @@ class AnnotationCache:
             self._remove_corrupt(path, identity)
             return None
 
+    INFLATE_STEP = 1 << 24  # bytes inflated at a time: memory follows the payload, not the bound
+
     def _inflate(self, payload: bytes) -> bytes:
-        # One byte past the limit tells "too large" from "exactly at the limit" without inflating the rest.
+        # In steps, so that memory grows with what the payload holds; one byte past the limit tells
+        # "too large" from "exactly at the limit" without inflating the rest.
         inflater = zlib.decompressobj()
-        raw = inflater.decompress(payload, self.MAX_PAYLOAD + 1)
-        if len(raw) > self.MAX_PAYLOAD:
+        parts, total, data = [], 0, payload
+        while not inflater.eof and total <= self.MAX_PAYLOAD:
+            part = inflater.decompress(data, min(self.INFLATE_STEP, self.MAX_PAYLOAD + 1 - total))
+            data = inflater.unconsumed_tail
+            if not part and not data:
+                break  # the payload ended before its stream did
+            parts.append(part)
+            total += len(part)
+        if total > self.MAX_PAYLOAD:
             raise ValueError(f"payload inflates past {self.MAX_PAYLOAD} bytes")
         if not inflater.eof or inflater.unused_data:
             raise ValueError("malformed compressed payload")
-        return raw
+        return b"".join(parts)
 
     def _remove_corrupt(self, path: Path, identity: tuple[int, int] | None) -> None:
         # Only the file that was read: another process may have replaced it with a good one meanwhile.

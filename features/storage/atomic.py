@@ -67,9 +67,12 @@ def atomic_write(path: Path | str, data: str | bytes) -> Path:
 def atomic_files(directory: Path | str) -> Iterator[list]:
     """Write several files into `directory` all or nothing: the block appends (target, temporary)
     pairs, each temporary written beside its target (`temporary_name`); on success every temporary
-    replaces its target, on failure every temporary is removed and no target is touched."""
+    replaces its target, on failure every temporary is removed and no target is touched, and the
+    directories made for them are removed again (a full disk leaves no empty `plots/`)."""
     staged: list[tuple[Path, Path]] = []
-    Path(directory).mkdir(parents=True, exist_ok=True)
+    directory = Path(directory)
+    made = [d for d in (directory, *directory.parents) if not d.exists()]  # the deepest first
+    directory.mkdir(parents=True, exist_ok=True)
     try:
         yield staged
         for target, tmp in staged:
@@ -77,4 +80,9 @@ def atomic_files(directory: Path | str) -> Iterator[list]:
     except BaseException:
         for _, tmp in staged:
             Path(tmp).unlink(missing_ok=True)
+        for d in made:
+            try:
+                d.rmdir()  # only if empty: another process's files there stay
+            except OSError:
+                break
         raise

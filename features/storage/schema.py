@@ -23,7 +23,11 @@ import numpy as np
 
 # A model of this suite at SNLI scale with every feature type has ~18M columns: 3 x 18M weights.
 MAX_ELEMENTS = 1 << 28
-MAX_TEXT = 10_000  # characters in one text (a word, a label, a column name)
+MAX_TEXT = 10_000  # characters in one text (a label, a column name)
+# Characters in one word of a vocabulary: as many as a sentence the readers take
+# (`experiments.corpora.readers.common.MAX_SENTENCE_CHARS`), so that a vocabulary learnt from any
+# file the suite reads can be saved (a 10,001-character token was learnt, saved, and refused on loading).
+MAX_WORD = 100_000
 MAX_TEXTS = 5_000_000  # texts in one list (a vocabulary)
 MAX_ITEMS = 100_000  # parts in one list (trees of a forest, iterations of boosting)
 # The declared range of every input column a saved estimator reads: a featurizer clips what it

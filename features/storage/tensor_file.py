@@ -31,12 +31,19 @@ class TensorFileError(ValueError):
     """A file that is larger than allowed, or has no bounded safetensors header."""
 
 
-def write(path: Path | str, arrays: Mapping[str, np.ndarray], metadata: Mapping[str, str]) -> Path:
-    """Write `arrays` and the text entries `metadata` as one safetensors file, atomically."""
+def write(path: Path | str, arrays: Mapping[str, np.ndarray], metadata: Mapping[str, str], *,
+          max_bytes: int | None = None) -> Path:
+    """Write `arrays` and the text entries `metadata` as one safetensors file, atomically.
+
+    max_bytes: the largest file its reader takes (`read_metadata`'s `max_file_bytes`): a larger one
+    is a TensorFileError and nothing is written."""
 
     # Serialized in memory, then written by the suite's atomic writer: the file gets a new file's
     # permissions, and a full disk or a size limit names the file and leaves nothing behind.
-    return atomic_write(path, safetensors.numpy.save(dict(arrays), metadata=dict(metadata)))
+    data = safetensors.numpy.save(dict(arrays), metadata=dict(metadata))
+    if max_bytes is not None and len(data) > max_bytes:
+        raise TensorFileError(f"{len(data):,} bytes, more than its reader takes ({max_bytes:,})")
+    return atomic_write(path, data)
 
 
 def first_bytes(path: Path, n: int = 9) -> bytes:

@@ -18,6 +18,7 @@ from typing import Any, Iterable, Iterator, Sequence
 import numpy as np
 from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
+from nli_baselines.features.labels import SCORE_FLOOR, score_out_of_bounds
 from nli_baselines.features.pair import Pair
 from nli_baselines.features.runtime.progress import ProgressSwitch
 from nli_baselines.features.runtime.shown import shown
@@ -798,13 +799,16 @@ def number_value(text: Any) -> float | None:
 
 def score_problem(text: Any, score_range: tuple[float, float] | None) -> str | None:
     """Why `text` is no gold score of a task whose scores lie in `score_range` (None: any finite
-    number), or None when it is one."""
+    number), or that a fit can take (`features.labels.score_out_of_bounds`), or None when it is one."""
     value = number_value(text)
     if value is None:
         return f"score {str(text)[:40]!r} is not a number"
     if score_range is not None and not score_range[0] <= value <= score_range[1]:
         return f"score {text.strip()!r} is outside the task's range {score_range[0]:g}..{score_range[1]:g}"
-    return None
+    if value == 0 and re.search("[1-9]", re.split("[eE]", text)[0]):
+        value = SCORE_FLOOR / 2  # "1e-400" is no 0, though float() rounds it to 0: too near 0, as it is
+    problem = score_out_of_bounds(value)
+    return None if problem is None else f"score {text.strip()[:40]!r} is {problem}"
 
 
 def checked_score(text: str, score_range: tuple[float, float] | None, number: int | None,
