@@ -15,10 +15,9 @@ from itertools import chain, count, repeat
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
 from nli_baselines.features.pair import Pair
-from nli_baselines.features.runtime.progress import ProgressSwitch
+from nli_baselines.features.runtime.progress import ProgressSwitch, bar
 
 try:  # a compiled JSON parser, ~3x faster on NLI lines (pyproject.toml says why it is a dependency)
     import orjson as _orjson
@@ -60,7 +59,7 @@ def _reading_bar(handle, path: Path):
     size = os.fstat(handle.fileno()).st_size
     if size < PROGRESS_MIN_BYTES:
         return None
-    return tqdm(total=size, desc=f"reading {Path(path).name}", unit="B", unit_scale=True, leave=False)
+    return bar(total=size, desc=f"reading {Path(path).name}", unit="B", unit_scale=True)
 
 
 # Column names of common pair files and datasets, tried in order when the premise and hypothesis
