@@ -278,12 +278,11 @@ SCORE_ERROR_COLUMNS = ["id", "premise", "hypothesis", "gold", "predicted", "erro
 def error_rows(examples, wrong_only: bool = False) -> tuple[list[str], list[list]]:
     """(header, rows) of the errors file from `RunResult.examples()`: every scored pair in the
     order scored, or with `wrong_only` the wrong ones, most confident first. A score task's pairs
-    carry their absolute error; with `wrong_only` (nothing is simply wrong) they are all listed,
-    the largest error first."""
+    carry their absolute error and come the largest error first (nothing is simply wrong, so
+    `wrong_only` lists them all the same)."""
     table = examples
     if "error" in table.columns:
-        if wrong_only:
-            table = table.sort_values("error", ascending=False, kind="stable")
+        table = table.sort_values("error", ascending=False, kind="stable")
         rows = [[None if _missing(v) else v for v in row] for row in table[SCORE_ERROR_COLUMNS].itertuples(index=False)]
         return SCORE_ERROR_COLUMNS, rows
     if wrong_only:
