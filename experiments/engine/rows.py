@@ -221,7 +221,9 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
     spec = for_task(model_spec(config.model), task, notes if "model" in config.given else None)
     binary = not task.is_scores and (config.two_class or binary_corpus or spec.two_class_only)
     if config.command == "curve":
-        return check_wordnet(curve_rows(config, binary_corpus, task, notes, corpus), "--configs")
+        asked = (f"--configs {','.join(config.configs)}" if "configs" in config.given
+                 else f"--features {config.features}")
+        return check_wordnet(curve_rows(config, binary_corpus, task, notes, corpus), asked)
     if getattr(config, "ablation_table", False):
         if not spec.uses_features:
             raise UsageError(f"--ablation-table ablates feature types; model {spec.name!r} reads no features")
