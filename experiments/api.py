@@ -32,7 +32,9 @@ from .engine.experiment import run as run_experiment
 from .outputs.model_files import load_predictor
 from .outputs.records import load_run_record, pick_row, record_problem, write_json_atomic
 from .reports.plots import plot_curve_record, plot_rows
-from .reports.report import curve_table, data_notes, format_comparison, format_report, summary_table
+from .reports.report import (comparison_table, curve_summary, data_notes, format_comparison, format_report, hans_tables,
+                             summary, summary_table)
+from .reports.tables import html_blocks
 
 
 class RunResult:
@@ -68,8 +70,18 @@ class RunResult:
         return name
 
     def table(self) -> str:
-        """One line per row: train and evaluation accuracy, macro-F1, chosen settings, the paper's figure."""
+        """One line per row: train and evaluation accuracy, macro-F1, chosen settings, the paper's
+        figure, as text within 100 columns (a notebook shows the result itself as an HTML table)."""
         return summary_table(self.record)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table as a DataFrame: a row per row of the run, its columns as the table heads them
+        (numbers where every cell is one, e.g. `dev acc`; text otherwise, e.g. `vs reference`)."""
+        return summary(self.record).frame()
+
+    def _repr_html_(self) -> str:
+        """A notebook's view: the run's notes, then its table, as HTML."""
+        return html_blocks(*self.notes(), summary(self.record))
 
     def notes(self) -> list[str]:
         """What the run decided or found that a reader of its figures must know (skipped rows,
@@ -117,10 +129,17 @@ class RunResult:
 
 class Comparison(dict):
     """Two systems on the same pairs (`compare`): accuracies, difference, McNemar's p, paired
-    bootstrap interval; printed as a paragraph a person can read."""
+    bootstrap interval; printed as a paragraph a person can read, shown as a table in a notebook."""
 
     def __str__(self) -> str:
         return format_comparison(self)
+
+    def to_frame(self) -> pd.DataFrame:
+        """A, B and A - B with their figures, as a DataFrame."""
+        return comparison_table(self).frame()
+
+    def _repr_html_(self) -> str:
+        return comparison_table(self).html()
 
     __repr__ = __str__
 
@@ -425,7 +444,15 @@ class CurveResult:
                                      for config_name, points in outcome.table.items() for point in points])
 
     def table(self) -> str:
-        return curve_table(self.record)
+        """The means per config and size, as text."""
+        return curve_summary(self.record).text()
+
+    def to_frame(self) -> pd.DataFrame:
+        """The table of means as a DataFrame (`summary` holds them unrounded, `points` every seed)."""
+        return curve_summary(self.record).frame()
+
+    def _repr_html_(self) -> str:
+        return curve_summary(self.record).html()
 
     def plot(self, directory: Path | str, reference: str | None = None) -> list[Path]:
         """Write curve.png and curve.svg into `directory`; `reference` ("snli-paper") draws published points."""
@@ -459,6 +486,19 @@ class HansResult:
         after a line for each way the pairs could not be annotated as the model's training pairs were."""
         return "".join(f"note: {note}\n" for note in self.scores.get("notes", ())) + format_hans(self.scores,
                                                                                                  title=self.source)
+
+    def to_frame(self, level: str = "heuristics") -> pd.DataFrame:
+        """The breakdown as a DataFrame: per heuristic (accuracy % on entailed and on non-entailed
+        pairs, their counts), or with level="subcases" per subcase."""
+        levels = ("heuristics", "subcases")
+        if level not in levels:
+            raise ValueError(f"level is one of {', '.join(levels)}, not {level!r}")
+        return hans_tables(self.scores)[levels.index(level)].frame()
+
+    def _repr_html_(self) -> str:
+        heuristics, subcases = hans_tables(self.scores)
+        heuristics.title = f"{self.source}: {heuristics.title}"
+        return html_blocks(*(f"note: {note}" for note in self.scores.get("notes", ())), heuristics, subcases)
 
     def examples(self, k: int = 3, toward: str | None = None):
         """Every pair as a pandas DataFrame: id, heuristic, subcase, premise, hypothesis, gold and

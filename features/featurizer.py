@@ -11,13 +11,12 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
-from tqdm import tqdm
 
 from .columns.encoding import EncodedPairs, Encoder, pair_list
 from .options import DEFAULTS, OPTIONS
 from .pair import MAX_PAIRWISE_TOKENS, PairTooLongError, describe_too_long
 from .registry import build, custom_functions, pairwise_types, register_feature, resolve, types_need_lemmas
-from .runtime.progress import ProgressSwitch
+from .runtime.progress import ProgressSwitch, bar
 from .storage import value_cache
 
 
@@ -230,11 +229,11 @@ def _types_bar(n_types: int, n_pairs: int):
         yield lambda name, result: result
         return
     lock = threading.Lock()
-    with tqdm(total=n_types, desc=f"featurizing {n_pairs} pairs", unit="type", leave=False) as bar:
+    with bar(total=n_types, desc=f"featurizing {n_pairs} pairs", unit="type") as shown:
         def advance(name, result):
             with lock:
-                bar.set_postfix_str(f"{name} done", refresh=False)
-                bar.update()
+                shown.set_postfix_str(f"{name} done", refresh=False)
+                shown.update()
             return result
         yield advance
 

@@ -5,6 +5,7 @@ import difflib
 import inspect
 from typing import Callable
 
+from .base import WordNetFeature
 from .custom import FunctionFeature, PairFunction
 from .options import feature_params
 from .types.alignment import Alignment
@@ -110,6 +111,13 @@ def types_need_lemmas(names) -> bool:
 def types_need_parses(names) -> bool:
     """Whether any of these feature types reads dependency parses (`features.text.parsing`)."""
     return any(getattr(FEATURE_TYPES.get(name), "needs_parses", False) for name in names)
+
+
+def reads_wordnet(name: str) -> bool:
+    """Whether feature type `name` reads WordNet (a `WordNetFeature`), which a run checks for before
+    it tags anything."""
+    kind = FEATURE_TYPES.get(name)
+    return isinstance(kind, type) and issubclass(kind, WordNetFeature)
 
 
 def reads_premise(name: str) -> bool:

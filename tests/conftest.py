@@ -133,6 +133,14 @@ class Done:
 
 
 @pytest.fixture
+def terminal(monkeypatch):
+    """stderr taken for a terminal, which redraws a bar in place (pytest's capture is not one): the
+    bars a test looks for are drawn."""
+    from nli_baselines.features.runtime import progress
+    monkeypatch.setattr(progress, "redraws", lambda stream=None: True)
+
+
+@pytest.fixture
 def cli(capsys):
     """Run a script's `main(argv)` in this process, as its command line would: cli("run", "--dataset",
     "demo") -> Done(returncode, stdout, stderr). Feature types and models that `--import` registers

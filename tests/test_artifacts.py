@@ -111,7 +111,9 @@ def test_artifact_table_on_demo(no_wordnet, tmp_path):
     assert reading["hypothesis_only"]["far_above"]  # the demo's hypotheses carry their labels' words
     table = result.table()
     assert "vs majority" in table and "vs hypothesis_only" in table
-    assert "7 comparisons" in table and reading["hypothesis_only"]["note"] in table
+    flat = " ".join(table.split())  # the notes under the table wrap at 100 columns
+    assert "7 comparisons" in flat and " ".join(reading["hypothesis_only"]["note"].split()) in flat
+    assert max(len(line) for line in table.splitlines()) <= 100
     assert json.loads(json.dumps(result.record))["artifacts"] == result.record["artifacts"]
 
 

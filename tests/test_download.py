@@ -366,14 +366,14 @@ def test_a_file_where_a_folder_belongs_is_a_clear_error(server, tmp_path):
 def test_fetch_leaves_no_partial_file_when_interrupted(server, tmp_path, monkeypatch):
     root, base = server
     (root / "AX.tsv").write_bytes(b"x" * 3_000_000)
-    import tqdm.auto
+    import tqdm
 
-    class Interrupting(tqdm.auto.tqdm):
+    class Interrupting(tqdm.tqdm):
         def update(self, n=1):
             raise KeyboardInterrupt
 
-    from nli_baselines.experiments.corpora.download import sources
-    monkeypatch.setattr(sources, "tqdm", Interrupting)
+    from nli_baselines.features.runtime import progress
+    monkeypatch.setattr(progress, "tqdm", Interrupting)  # the bar of sources.progress_bar, drawn or not
     (tmp_path / "fetched").mkdir()
     with pytest.raises(KeyboardInterrupt):
         fetch(f"{base}/AX.tsv", tmp_path / "fetched" / "AX.tsv")

@@ -69,7 +69,7 @@ def test_a_sentence_too_long_stops_fit_before_anything_is_fitted():
     assert unlexicalized.transform([long]).shape[0] == 1
 
 
-def test_featurizing_a_large_batch_shows_the_types_done(monkeypatch, capsys):
+def test_featurizing_a_large_batch_shows_the_types_done(monkeypatch, capsys, terminal):
     monkeypatch.setattr(combine, "_BAR_FROM_PAIRS", 1)
     with combine.featurize_progress(True):
         shown = PairFeaturizer(features="unlexicalized").fit_transform(TINY)

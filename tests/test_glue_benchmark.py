@@ -63,11 +63,14 @@ def test_the_whole_benchmark_writes_every_file_it_can_and_says_what_is_missing(c
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["task", "dev", "figures", "score", *PAPER_DEV]
     assert [line.split()[0] for line in lines[2:11]] == [task.name for task in GLUE_TASKS]
-    assert "(not run: train, dev, test not found)" in lines[3]  # SST-2
+    assert lines[3].split() == ["SST-2", "(not", "run)", *(f"{PAPER_DEV[m]['SST-2']:.1f}" for m in PAPER_DEV)]  # why: below
     assert lines[11].startswith("GLUE average (partial)")
-    assert "  partial: the average of the 3 of 9 tasks that ran, CoLA, STS-B, RTE; the paper's over the same" in lines
+    assert lines[-1].startswith("wrote ") and max(len(line) for line in lines[:-1]) <= 100  # the notes wrap
+    notes = " ".join(line.strip() for line in lines[12:-1])
+    assert notes.startswith("not run: SST-2 (train, dev, test not found); MRPC (train, dev, test not found);")
+    assert "partial: the average of the 3 of 9 tasks that ran, CoLA, STS-B, RTE; the paper's over the same" in notes
     assert "partial submission: SST-2.tsv, MRPC.tsv, QQP.tsv, MNLI-m.tsv, MNLI-mm.tsv, QNLI.tsv, WNLI.tsv, AX.tsv " \
-           "missing" in done.stdout
+           "missing" in notes
     again = cli("glue", "--data-dir", data, "--out", out, "--quiet")  # an earlier run's files are kept
     assert again.returncode == 2 and "--overwrite" in again.stderr
 

@@ -31,11 +31,18 @@ def test_the_lab_notebook_runs(tmp_path, monkeypatch):
     client.execute()  # a cell that raises fails the test with the cell's traceback
     assert not list(temporary.glob("nli-lab-*"))  # the lab removes the folder it wrote to
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.get("outputs", [])]
-    text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+    # what a reader sees: printed lines, and results shown (as text here; as HTML tables in the notebook)
+    text = "".join(o.get("text", "") if o.get("output_type") == "stream" else o.get("data", {}).get("text/plain", "")
+                   for o in outputs)
+    tables = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
+    assert any("<table" in page and ">lexicalized</td>" in page and "published (test)" in page for page in tables) \
+        == on_sick  # the paper's table, as an HTML table (its published column: SICK has published figures)
+    assert any("<table" in page and ">lexicalized</td>" in page for page in tables)
+    assert any("lexical_overlap" in page for page in tables)  # HANS's breakdown
     assert "lexicalized" in text and "McNemar's exact test" in text and "pairs wrong" in text
     assert "top features for higher scores:" in text and "top features for lower scores:" in text
     assert f"dataset: {'sick' if on_sick else 'demo'};" in text
-    # Long cells say what runs and roughly for how long, before they run.
+    # Long cells say what runs and roughly for how long, before they run, once.
     assert re.search(r"\] the paper's table: 7 models, C chosen by 5-fold CV: about 2-3 min", text)
     assert text.count(" on 2 cores ...") == 6 and "removed " in text
     # The own-feature cell shows a real effect on either corpus (SICK +6.9 points, p < 0.001;

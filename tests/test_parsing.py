@@ -84,7 +84,7 @@ def test_the_real_parser_finds_a_passive(tmp_path):
     assert np.all(heads[[0, 1, 2, 4]] != np.array([0, 1, 2, 4]))
 
 
-def test_a_parse_deep_inside_a_feature_type_shows_progress_when_the_run_does(tmp_path, capsys):
+def test_a_parse_deep_inside_a_feature_type_shows_progress_when_the_run_does(tmp_path, capsys, terminal):
     # The dependency parse of an SNLI-sized corpus takes minutes; it used to show nothing at all.
     from nli_baselines.features.text.parsing import parse_progress
     parse_sentences([A], parser=CountingParser(), cache_dir=tmp_path)

@@ -784,7 +784,7 @@ def test_the_leaf_pattern_s_class_is_what_backslash_s_leaves_out():
     assert re.findall(_TAG_OR_WORD.removesuffix("++"), every) == re.findall(r"[^\s()]", every)
 
 
-def test_reading_a_large_file_shows_its_progress_on_stderr(tmp_path, monkeypatch, capsys):
+def test_reading_a_large_file_shows_its_progress_on_stderr(tmp_path, monkeypatch, capsys, terminal):
     import nli_baselines.experiments.corpora.readers.common as common
     from nli_baselines.experiments.corpora.readers.common import reading_progress
     path = write(tmp_path / "snli_1.0_train.jsonl", "\n".join(_snli_rows()))

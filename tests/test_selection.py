@@ -233,7 +233,7 @@ def test_logistic_path_candidates_equal_cold_fits(monkeypatch):
     np.testing.assert_allclose(kept.predict_proba(X_dev), tight.predict_proba(X_dev), atol=5e-3)
 
 
-def test_a_path_shows_a_progress_bar_per_candidate_unless_quiet(scripted, capsys):
+def test_a_path_shows_a_progress_bar_per_candidate_unless_quiet(scripted, capsys, terminal):
     scripted((1.0, 2.0), {1.0: 0.5, 2.0: 0.6}, progress=True)
     err = capsys.readouterr().err
     assert "choosing knob on dev" in err and "2/2" in err and "knob=2.0: 60.00%" in err
@@ -241,7 +241,7 @@ def test_a_path_shows_a_progress_bar_per_candidate_unless_quiet(scripted, capsys
     assert capsys.readouterr().err == ""
 
 
-def test_run_py_shows_the_selection_progress_and_quiet_prints_nothing(cli):
+def test_run_py_shows_the_selection_progress_and_quiet_prints_nothing(cli, terminal):
     args = ["--dataset", "demo", "--features", "unlexicalized", "--C", "0.1,1", "--tune-on", "dev"]
     assert "choosing C on dev" in cli("run", *args).stderr
     assert cli("run", *args, "--quiet").stderr == ""

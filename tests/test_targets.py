@@ -22,6 +22,7 @@ from nli_baselines.experiments.configuration.errors import UsageError
                                                      "score task (--target labels to read them as classes)")),
     (["5", "1", "10", "2"], "auto", ("labels", "x.tsv: the label column holds whole numbers (4 distinct: 1, 2, 5, 10): "
                                                "classes (--target scores to read them as scores)")),
+    (["1", "0"], "auto", ("labels", None)),  # two values: classes beyond doubt, no line on it
     (["yes", "no", "3.5"], "auto", ("labels", None)),
     ([], "auto", ("labels", None)),
     (["nan", "1.5"], "auto", ("labels", None)),  # nan is a word here, not a number

@@ -1,4 +1,5 @@
-"""User errors become one line on stderr and exit status 2; tracebacks are for the suite's bugs."""
+"""User errors become one line on stderr (a few where the error lists lines of its own: where WordNet was
+looked for, the install command) and exit status 2; tracebacks are for the suite's bugs."""
 from __future__ import annotations
 
 import contextlib
@@ -60,6 +61,16 @@ def error_line(message: str) -> str:
     return f"error: {shown(message, MAX_MESSAGE)}"
 
 
+def error_text(exc: BaseException) -> str:
+    """What a user error prints: `error_line` of its message; an error that composes its message
+    of lines of its own (`exc.lines`: where WordNet was looked for, the install command) prints
+    them as lines, each printable (`shown`) as `error_line` makes one."""
+    lines = getattr(exc, "lines", None)
+    if not (isinstance(lines, tuple) and lines and all(isinstance(line, str) for line in lines)):
+        return error_line(_message(exc))
+    return "\n".join([error_line(lines[0]), *(shown(line, MAX_MESSAGE) for line in lines[1:])])
+
+
 @contextlib.contextmanager
 def user_errors():
     """Turn the errors a user can fix into `error: message` on stderr and exit status 2."""
@@ -68,7 +79,7 @@ def user_errors():
     except Exception as exc:
         if not is_user_error(exc):
             raise
-        print(error_line(_message(exc)), file=sys.stderr)
+        print(error_text(exc), file=sys.stderr)
         raise SystemExit(EXIT_USAGE) from None
 
 

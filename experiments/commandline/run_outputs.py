@@ -63,8 +63,11 @@ class RunOutputs:
     def check(self, given: dict) -> RunConfig:
         """The run's configuration, with every output checked against it and against the inputs."""
         config = RunConfig("run", **given)
-        if self.plots and config.top_features < PLOTTED_FEATURES:
-            config = config.replace(top_features=PLOTTED_FEATURES)  # the weights panel draws them
+        if self.plots and config.top_features < PLOTTED_FEATURES and any(
+                row.spec.weights is not None for row in plan_rows(config, config.corpus())):
+            # the weights panel draws them; a model without weights has no panel, and no note on an
+            # option the user did not give
+            config = config.replace(top_features=PLOTTED_FEATURES)
         table = config.paper_table or config.ablation_table or config.artifact_table
         if self.predict and not self.prediction_dirs:
             raise UsageError("--predict test needs a directory for the files: "

@@ -485,7 +485,8 @@ def _build() -> dict[str, RunOption]:
         RunOption("overwrite", False, flag, "replace existing output files (never an input)", outputs, ALL,
                   config=False, action="flag"),
         RunOption("errors", None, path, "write every scored pair with gold and predicted label, confidence and "
-                  "the features that pushed the prediction (.tsv, .csv or .jsonl)", outputs, RUN, config=False,
+                  "the features that pushed the prediction (.tsv, .csv or .jsonl); a score task's pairs with their "
+                  "absolute error, the largest first", outputs, RUN, config=False,
                   metavar="FILE"),
         RunOption("errors_only", False, flag, "--errors holds only the wrong pairs, most confident first",
                   outputs, RUN, config=False, action="flag"),

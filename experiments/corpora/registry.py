@@ -16,7 +16,7 @@ from .corpus import CORPORA, SOURCES, Corpus, CorpusNotFoundError, HubCopy, get_
 from .generated.demo import SIMILARITY_RANGE, read_demo, read_similarity
 from .generated.hans_mini import read_hans_mini
 from .readers.common import DataFormatError, check_input, number_value
-from .readers.custom import read_custom
+from .readers.custom import custom_columns, read_custom
 from .readers.glue import read_ax, read_qnli, read_rte, read_wnli
 from .readers.hans import read_hans
 from .readers.paraphrase import read_mrpc, read_qqp
@@ -211,6 +211,8 @@ def custom_corpus(train: str | None = None, dev: str | None = None, test: str | 
         raise ValueError("a custom dataset needs at least one of --train-file, --dev-file, --test-file")
     columns = dict(premise=premise, hypothesis=hypothesis, label=label, id_column=id_column, quoting=quoting)
     examined = next(iter(files))
+    # A file of single sentences (no premise column) is a single-sentence task, as SST-2 is.
+    single = custom_columns(Path(files[examined][0]), premise, hypothesis, quoting)[0] is None
     chosen, note, key = targets.SCORES, None, None
     if target != targets.SCORES:
         key = (files[examined][0], tuple(columns.items()), labels, target, on_bad_row)
@@ -218,7 +220,8 @@ def custom_corpus(train: str | None = None, dev: str | None = None, test: str | 
     if chosen == targets.SCORES and labels is not None:
         raise ValueError("a score task has no label set: the labels given are classes")
     reader = partial(read_custom, **columns, **({"scores": True} if chosen == targets.SCORES else {"labels": labels}))
-    return Corpus(name, "user-supplied pair task", targets.task_for(chosen, labels), files,
+    return Corpus(name, "user-supplied single-sentence task" if single else "user-supplied pair task",
+                  targets.task_for(chosen, labels, single_sentence=single), files,
                   _ReadOnce(reader, examined, key, note), dev_split="dev" if dev else None,
                   test_split="test" if test else None)
 

@@ -10,7 +10,8 @@ training split:
             with a few values that are no number (`nan`, `high`: at most half as many distinct
             values as the numbers): its rows that hold them are bad rows, named FILE:LINE as
             `scores` names them (read as classes, the run stopped on dev scores that training never
-            showed). Anything else is classes. Either way a column of numbers is said in one line.
+            showed). Anything else is classes. Either way a column of numbers is said in one line,
+            but for two whole numbers (0/1), which are classes beyond doubt.
     labels  classes; a column of more than MAX_NUMBER_CLASSES distinct numbers is refused (a
             similarity score is no 100-class task).
     scores  scores; each value must be a finite number (a bad row names FILE:LINE otherwise).
@@ -69,12 +70,17 @@ def choose_target(values: Iterable[str], asked: str = AUTO,
     if fractional is not None or len(values) > AUTO_MAX_CLASSES:
         return SCORES, (f"{where}: the label column holds numbers ({len(values):,} distinct, e.g. {example}): a score "
                         "task (--target labels to read them as classes)")
+    if len(values) <= 2:  # 0/1: classes beyond doubt, nothing to say (no score task has two values)
+        return LABELS, None
     shown = ", ".join(sorted(values, key=lambda v: number_value(v)))
     return LABELS, (f"{where}: the label column holds whole numbers ({len(values)} distinct: {shown}): classes "
                     "(--target scores to read them as scores)")
 
 
-def task_for(target: str, labels: tuple[str, ...] | None = None) -> Task:
+def task_for(target: str, labels: tuple[str, ...] | None = None, single_sentence: bool = False) -> Task:
     """The task of a corpus of your own: classes (`labels`: the closed set, or None: learned from
-    the training split), judged by accuracy; or scores of no declared range, by Pearson and Spearman."""
-    return Task.regression(None) if target == SCORES else Task.classification(labels)
+    the training split), judged by accuracy; or scores of no declared range, by Pearson and Spearman.
+    single_sentence: its rows are single sentences (no premise column)."""
+    if target == SCORES:
+        return Task.regression(None, single_sentence=single_sentence)
+    return Task.classification(labels, single_sentence=single_sentence)

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from joblib import Parallel, delayed
-from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
 from nli_baselines import features
 from nli_baselines._version import __version__
@@ -27,7 +26,7 @@ from nli_baselines.experiments.stats.significance import compare_predictions, co
 from nli_baselines.features.featurizer import PairFeaturizer, featurize_progress
 from nli_baselines.features.labels import NLI2, NLI3
 from nli_baselines.features.registry import pairwise_types, types_need_parses
-from nli_baselines.features.runtime.shown import shown
+from nli_baselines.features.runtime.progress import bar
 from nli_baselines.features.text.parsing import forget_derived_parses, parse_progress, parse_sentences
 from nli_baselines.models import majority
 from nli_baselines.models import mean as mean_model
@@ -339,7 +338,7 @@ def unread_options(config: RunConfig, rows) -> list[str]:
     return notes
 
 
-def _runnable(rows: list[Row], data: Splits, notes: list, log) -> list[Row]:
+def _runnable(rows: list[Row], data: Splits, notes: list) -> list[Row]:
     """A table's rows that can run on these labels: a two-class row of a task whose labels are not
     NLI labels (yes/no, 1/0) is left out with a note, and the others run (a single row still says
     how to map the labels)."""
@@ -353,7 +352,6 @@ def _runnable(rows: list[Row], data: Splits, notes: list, log) -> list[Row]:
         except UsageError as exc:
             note = f"row {row.name} left out: {exc}"
             notes.append(note)
-            log(f"note: {note}")
             continue
         kept.append(row)
     if not kept:
@@ -391,11 +389,9 @@ def run(config: RunConfig, log=None) -> Outcome:
     log = log or default_log(config)
     notes: list[str] = list(config.notes)
     rows = plan_rows(config, config.corpus(), notes)
-    notes += unread_options(config, rows)
-    for note in notes:  # notes quote file text (column names, labels): one printable line each
-        log(f"note: {shown(note, 2000)}")
+    notes += unread_options(config, rows)  # said once, with the results (the report, `RunResult.notes()`)
     prepared = prepare(config, rows, log)
-    rows = _runnable(rows, prepared.data, notes, log)
+    rows = _runnable(rows, prepared.data, notes)
     started = time.perf_counter()
     jobs = n_jobs(config.backend, config.jobs)
     with grid_backend(config.backend, config.scheduler):
@@ -514,4 +510,4 @@ def mean_reference(rows: list[Row], data: Splits, config: RunConfig) -> dict:
 
 
 def progress(items, desc: str, enabled: bool, total: int | None = None):
-    return tqdm(items, desc=desc, disable=not enabled, leave=False, total=total)
+    return bar(items, desc=desc, enabled=enabled, total=total)

@@ -11,8 +11,8 @@ from nli_baselines import features
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.configuration.options import DEFAULT_CONFIGS
-from nli_baselines.features.registry import FEATURE_TYPES, describe, reads_premise
-from nli_baselines.features.text.wordnet_data import setup_command, wordnet_available
+from nli_baselines.features.registry import FEATURE_TYPES, describe, reads_premise, reads_wordnet
+from nli_baselines.features.text.wordnet_data import WordNetMissingError, search_path, setup_command, wordnet_available
 from nli_baselines.models import DEFAULT_MODEL, DEFAULT_MODELS, MODELS, ModelSpec, get_model
 
 from ..corpora.task import NLI
@@ -221,7 +221,9 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
     spec = for_task(model_spec(config.model), task, notes if "model" in config.given else None)
     binary = not task.is_scores and (config.two_class or binary_corpus or spec.two_class_only)
     if config.command == "curve":
-        return curve_rows(config, binary_corpus, task, notes, corpus)
+        asked = (f"--configs {','.join(config.configs)}" if "configs" in config.given
+                 else f"--features {config.features}")
+        return check_wordnet(curve_rows(config, binary_corpus, task, notes, corpus), asked)
     if getattr(config, "ablation_table", False):
         if not spec.uses_features:
             raise UsageError(f"--ablation-table ablates feature types; model {spec.name!r} reads no features")
@@ -229,10 +231,21 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
         rows = [Row(_row_name(spec.name, config.features), spec, full, binary, reference=True)]
         rows += [Row(_row_name(spec.name, f"-{t}"), spec, resolve_types(list(full), [t]), binary)
                  for t in full if len(full) > 1]
-        return rows
+        return check_wordnet(rows, f"--features {config.features}")
     types = resolve_types(config.features, config.ablate, corpus, notes) if spec.uses_features else ()
     name = _row_name(spec.name, "-".join([config.features, *config.ablate])) if spec.uses_features else spec.name
-    return [Row(name, spec, types, binary)]
+    return check_wordnet([Row(name, spec, types, binary)], f"--features {config.features}")
+
+
+def check_wordnet(rows: list[Row], asked: str) -> list[Row]:
+    """`rows`, if WordNet is installed or none of their feature types reads it; else the
+    WordNetMissingError that says where NLTK looked and how to install it, before anything is
+    read or tagged (a table's rows are left out with a note instead: `plan_rows`). asked: the
+    option that named the types, as the message says it."""
+    needing = list(dict.fromkeys(t for row in rows for t in row.feature_types if reads_wordnet(t)))
+    if needing and not wordnet_available():
+        raise WordNetMissingError(search_path(), why=f"{asked} reads WordNet ({', '.join(needing)}): ")
+    return rows
 
 
 def _row_name(model: str, features_name: str) -> str:

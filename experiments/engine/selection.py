@@ -30,9 +30,9 @@ import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.model_selection import (GridSearchCV, KFold, ParameterGrid, PredefinedSplit, StratifiedKFold,
                                      cross_val_predict)
-from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
 from nli_baselines.experiments.stats.significance import mcnemar
+from nli_baselines.features.runtime.progress import bar as progress_bar
 
 from ..corpora.task import NLI, rank
 
@@ -251,7 +251,7 @@ def _choose_along_path(estimator, name: str, values: list, X_train, y_train, X_d
     best = None  # value
     skipped: list = []
     title = "accuracy" if task.by_accuracy else task.selection_title
-    bar = tqdm(total=len(values), desc=f"choosing {name} on dev", unit="fit", disable=not progress, leave=False)
+    bar = progress_bar(total=len(values), desc=f"choosing {name} on dev", unit="fit", enabled=progress)
 
     def along(candidates, start=None):
         """Fit `candidates` as one path from `start`, scoring each; yield (value, model)."""

@@ -1,10 +1,13 @@
 """Human-readable tables of a run record."""
 from __future__ import annotations
 
+from nli_baselines.experiments.breakdowns.hans import HEURISTICS, followed
+from nli_baselines.experiments.corpora.readers.hans import HANS_ENTAILMENT, HANS_NON_ENTAILMENT
 from nli_baselines.experiments.stats.significance import LEVEL, comparisons, corrected_level
 from nli_baselines.features.runtime.shown import shown as shown_text
 
 from .published import published
+from .tables import Table
 
 
 def _pct(x) -> str:
@@ -53,7 +56,7 @@ def undefined_notes(record: dict) -> list[str]:
             by_reason: dict = {}
             for metric, why in undefined.items():
                 by_reason.setdefault(why, []).append(SHORT.get(metric, metric))
-            notes += [f"  n/a: {shown_text(name)} {split} {' and '.join(metrics_)} undefined: {why}"
+            notes += [f"n/a: {shown_text(name)} {split} {' and '.join(metrics_)} undefined: {why}"
                       for why, metrics_ in by_reason.items()]
     return notes
 
@@ -98,17 +101,6 @@ def _difference(delta, p) -> str:
     return f"{100 * delta:+.1f} ({'p n/a' if p is None else 'p<0.001' if p < 0.001 else f'p={p:.3f}'})"
 
 
-def text_table(lines: list[list[str]]) -> list[str]:
-    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
-    out = []
-    for n, line in enumerate(lines):
-        out.append("  ".join(cell.ljust(w) if i == 0 else cell.rjust(w)
-                             for i, (cell, w) in enumerate(zip(line, widths))).rstrip())
-        if n == 0:
-            out.append("  ".join("-" * w for w in widths))
-    return out
-
-
 def _named(row: dict, name: str) -> str:
     """`+4.2 (p<0.001)`: the row's difference from the table's row `name` and McNemar's p."""
     test = row.get("versus", {}).get(name)
@@ -118,11 +110,17 @@ def _named(row: dict, name: str) -> str:
 
 
 def summary_table(record: dict) -> str:
+    """The run's table as text (`summary`), within 100 columns."""
+    return summary(record).text()
+
+
+def summary(record: dict) -> Table:
     """One line per row: the task's figures on train and on the evaluation split (accuracy and
     macro-F1 for NLI; F1 and accuracy for paraphrase; Pearson and Spearman for scores ...), the
     differences from the reference row and from named rows (the artifact table's majority and
-    hypothesis-only) with their p, chosen settings, seconds, the published figure; then what the
-    comparisons and the artifact table say."""
+    hypothesis-only) with their p, chosen settings, seconds, the published figure (a column only
+    where a row has one); then, as notes under it, the figures' sources and what the comparisons
+    and the artifact table say."""
     eval_name = record["data"]["eval_split"]
     dataset = record["data"]["dataset"]
     task = _task(record)
@@ -134,8 +132,9 @@ def summary_table(record: dict) -> str:
     named = list(dict.fromkeys(name for row in record["rows"] for name in row.get("versus", {})))
     head = ["row"] + ([] if scores else ["classes"]) + [f"train {SHORT[headline]}"]
     head += [f"{eval_name} {SHORT[m]}" if m in task["metrics"] else SHORT[m] for m in metrics]
-    head += (["vs reference"] if compared else []) + [f"vs {name}" for name in named]
-    head += ["chosen", "seconds", "published (test)"]
+    published_at = len(head)  # beside the run's own figures, which a wide table keeps in its first block
+    head += ["published (test)"] + (["vs reference"] if compared else []) + [f"vs {name}" for name in named]
+    head += ["chosen", "seconds"]
     lines, sources = [head], {}
     for row in record["rows"]:
         m = row["metrics"]
@@ -143,13 +142,13 @@ def summary_table(record: dict) -> str:
                                                wordnet=bool(row.get("fitted", {}).get("wordnet")))
         cell = ""
         if figure is not None:
-            sources[figure.source.key] = figure.source.text
-            cell = f"{figure.value:.1f} [{figure.source.key}]"
+            sources[figure.mark] = figure.text
+            cell = f"{figure.value:.1f} [{figure.mark}]"
         versus = ([_versus(row, references)] if compared else []) + [_named(row, name) for name in named]
         train = _cell(m["train"], headline if headline in m["train"] else "accuracy")
         lines.append([_text(row["name"]), *([] if scores else [str(len(row["labels"]))]), train,
-                      *(_cell(m[eval_name], name) for name in metrics), *versus, _chosen(row),
-                      f"{row['seconds']:.1f}", cell])
+                      *(_cell(m[eval_name], name) for name in metrics), cell, *versus, _chosen(row),
+                      f"{row['seconds']:.1f}"])
     blanks = [""] * ((1 if compared else 0) + len(named))
     for classes, ref in record.get("reference", {}).get("majority", {}).items():
         cells = [_pct(ref["accuracy"]) if name == "accuracy" else _figure(name, ref.get(name)) if name in ref else ""
@@ -159,8 +158,9 @@ def summary_table(record: dict) -> str:
     for ref in record.get("reference", {}).get("mean", {}).values():
         lines.append([f"mean ({ref['value']:.2f}, reference)", "", *(_cell(ref, name) for name in metrics),
                       *blanks, "", "", ""])
-    out = text_table(lines)
-    out += [f"  [{key}] {text}" for key, text in sources.items()]
+    if not sources:  # no row has a published figure: no empty column
+        lines = [line[:published_at] + line[published_at + 1:] for line in lines]
+    out = [f"[{key}] {text}" for key, text in sources.items()]
     out += undefined_notes(record)
     if compared:
         by_classes = {}
@@ -168,20 +168,20 @@ def summary_table(record: dict) -> str:
             if row["name"] in references:
                 by_classes.setdefault(row["name"], len(row["labels"] or ()))
         test = _test_words(compared[0])
-        out.append("  vs reference: the difference in points from " + (", ".join(
+        out.append("vs reference: the difference in points from " + (", ".join(
             f"{name} ({classes}-class rows)" for name, classes in by_classes.items()) if not scores else
             ", ".join(by_classes)) + _metric_words(task) + f", and {test}")
     if named:
         test = _test_words(next(t for row in record["rows"] for t in row.get("versus", {}).values()))
-        out.append(f"  {', '.join(f'vs {name}' for name in named)}: the difference in points from that row of the "
+        out.append(f"{', '.join(f'vs {name}' for name in named)}: the difference in points from that row of the "
                    f"table{_metric_words(task)}, and {test}")
     tests = comparisons(record["rows"])
     if tests > 1:
-        out.append(f"  {tests} comparisons: by luck alone one in twenty reaches p < {LEVEL}; for the table as a "
+        out.append(f"{tests} comparisons: by luck alone one in twenty reaches p < {LEVEL}; for the table as a "
                    f"whole, read p < {corrected_level(record['rows']):.3f} ({LEVEL} / {tests}, Bonferroni) as "
                    "significant")
-    out += [f"  {reading['note']}" for reading in record.get("artifacts", {}).get("rows", {}).values()]
-    return "\n".join(out)
+    out += [reading["note"] for reading in record.get("artifacts", {}).get("rows", {}).values()]
+    return Table(lines[0], lines[1:], out)
 
 
 def _test_words(test: dict) -> str:
@@ -309,7 +309,7 @@ def data_notes(record: dict) -> list[str]:
     for counts in record["data"]["splits"].values():
         notes += [f"note: {note}" for note in counts.get("notes", [])]
     notes += [f"note: {note}" for note in record.get("notes", [])]
-    return [shown_text(note, 2000) for note in notes]  # they quote the files' column names and labels
+    return [shown_text(note, 2000) for note in notes]  # they quote file text (columns, labels): printable lines
 
 
 def format_report(record: dict) -> str:
@@ -333,12 +333,11 @@ SCORE_ERROR_COLUMNS = ["id", "premise", "hypothesis", "gold", "predicted", "erro
 def error_rows(examples, wrong_only: bool = False) -> tuple[list[str], list[list]]:
     """(header, rows) of the errors file from `RunResult.examples()`: every scored pair in the
     order scored, or with `wrong_only` the wrong ones, most confident first. A score task's pairs
-    carry their absolute error; with `wrong_only` (nothing is simply wrong) they are all listed,
-    the largest error first."""
+    carry their absolute error and come the largest error first (nothing is simply wrong, so
+    `wrong_only` lists them all the same)."""
     table = examples
     if "error" in table.columns:
-        if wrong_only:
-            table = table.sort_values("error", ascending=False, kind="stable")
+        table = table.sort_values("error", ascending=False, kind="stable")
         rows = [[None if _missing(v) else v for v in row] for row in table[SCORE_ERROR_COLUMNS].itertuples(index=False)]
         return SCORE_ERROR_COLUMNS, rows
     if wrong_only:
@@ -364,38 +363,54 @@ def p_reading(p: float, level: float = 0.05) -> str:
 
 def format_comparison(r: dict) -> str:
     """Two runs compared (`experiments.compare`), as a paragraph a person can read."""
+    figures, tests = _comparison_lines(r)
+    return "\n".join([f"A: {r['a']}", f"B: {r['b']}", f"scored on {r['split']} ({r['pairs']} pairs)", "", figures,
+                      *tests])
+
+
+def comparison_table(r: dict) -> Table:
+    """Two runs compared, as a table: A's and B's figure and their difference; the tests under it."""
+    title, a, b = _compared_figures(r)
+    _, tests = _comparison_lines(r)
+    rows = [["A", r["a"], _points(a)], ["B", r["b"], _points(b)], ["A - B", "", _points(r["delta"], "+")]]
+    return Table(["", "system", f"{r['split']} {title}"], rows, tests,
+                 title=f"scored on {r['split']} ({r['pairs']} pairs)")
+
+
+def _compared_figures(r: dict) -> tuple[str, float, float]:
+    """(what is compared, A's figure, B's figure): accuracy, or the task's metric."""
+    if "mcnemar" not in r:
+        return metric_title(r["metric"]), r["metric_a"], r["metric_b"]
+    return "accuracy", r["accuracy_a"], r["accuracy_b"]
+
+
+def _comparison_lines(r: dict) -> tuple[str, list[str]]:
+    """(the figures' line, the tests' lines) of a comparison."""
+    title, a, b = _compared_figures(r)
+    figures = f"{title} A {_points(a)}, B {_points(b)}; difference A - B {_points(r['delta'], '+')} points"
     if "mcnemar" not in r:  # a task judged by another metric than accuracy
         boot = r["bootstrap"]
-        title = metric_title(r["metric"])
-        head = [f"A: {r['a']}", f"B: {r['b']}", f"scored on {r['split']} ({r['pairs']} pairs)", "",
-                f"{title} A {_points(r['metric_a'])}, B {_points(r['metric_b'])}; difference A - B "
-                f"{_points(r['delta'], '+')} points"]
         if boot.get("interval") is None:
-            return "\n".join(head + [f"{r['test']}: no difference to test: the {title} of "
-                                      + ("a side is undefined (constant predictions or gold scores)"
-                                         if r["delta"] is None else "every resample is undefined")])
+            return figures, [f"{r['test']}: no difference to test: the {title} of "
+                             + ("a side is undefined (constant predictions or gold scores)"
+                                if r["delta"] is None else "every resample is undefined")]
         low, high = boot["interval"]
         p = "< 0.001" if r["p"] < 0.001 else f"= {r['p']:.3f}"
         left_out = (f" ({boot['undefined']} resamples where a side is undefined left out)"
                     if boot.get("undefined") else "")
-        return "\n".join(head + [
+        return figures, [
             f"{r['test']}: {100 * boot['level']:.0f}% interval of the difference {100 * low:+.1f} .. {100 * high:+.1f} "
             f"points; p {p}" + (" (the interval includes 0: no difference is a plausible outcome)"
-                                if low <= 0 <= high else "") + left_out,
-        ])
+                                if low <= 0 <= high else "") + left_out]
     test, boot = r["mcnemar"], r["bootstrap"]
     low, high = boot["interval"]
     p = "< 0.001" if test["p"] < 0.001 else f"= {test['p']:.3f}"
-    return "\n".join([
-        f"A: {r['a']}", f"B: {r['b']}", f"scored on {r['split']} ({r['pairs']} pairs)", "",
-        f"accuracy A {100 * r['accuracy_a']:.1f}, B {100 * r['accuracy_b']:.1f}; "
-        f"difference A - B {100 * r['delta']:+.1f} points",
+    return figures, [
         f"McNemar's exact test: A right and B wrong on {test['a_only']} pairs, B right and A wrong on "
         f"{test['b_only']}: p {p}: {p_reading(test['p'])}",
         f"paired bootstrap ({boot['resamples']} resamples of the pairs): {100 * boot['level']:.0f}% interval of the "
         f"difference {100 * low:+.1f} .. {100 * high:+.1f} points"
-        + (" (it includes 0: no difference is a plausible outcome)" if low <= 0 <= high else ""),
-    ])
+        + (" (it includes 0: no difference is a plausible outcome)" if low <= 0 <= high else "")]
 
 
 def metric_title(metric: str) -> str:
@@ -406,6 +421,11 @@ def metric_title(metric: str) -> str:
 
 
 def curve_table(record: dict) -> str:
+    """A learning curve's means per config and size (`curve.json`), as text."""
+    return curve_summary(record).text()
+
+
+def curve_summary(record: dict) -> Table:
     """A learning curve's means per config and size (`curve.json`)."""
     eval_name = record["eval_split"]
     metric = record.get("metric", "accuracy")
@@ -423,12 +443,35 @@ def curve_table(record: dict) -> str:
     for ref in record.get("reference", {}).get("mean", {}).values():
         lines.append([f"mean ({ref['value']:.2f}, reference)", "", "", _cell(ref, metric) if metric in ref else "",
                       "", ""])
-    out = text_table(lines)
+    notes = []
     if undefined:
-        out.append(f"  n/a: {title} undefined (constant predictions, as a sample of one pair or of equal scores "
-                   f"gives), left out of the means: {'; '.join(undefined)} fits")
-    return "\n".join(out)
+        notes.append(f"n/a: {title} undefined (constant predictions, as a sample of one pair or of equal scores "
+                     f"gives), left out of the means: {'; '.join(undefined)} fits")
+    return Table(lines[0], lines[1:], notes)
 
 
 def _pct_or_na(x) -> str:
     return UNDEFINED if x is None else _pct(x)
+
+
+def hans_tables(result: dict) -> list[Table]:
+    """A HANS breakdown (`breakdowns.hans.hans_breakdown`) as two tables: per heuristic, accuracy
+    on entailed and on non-entailed pairs with their counts; per subcase, its gold label, pairs and
+    accuracy. The first's title says the whole; its notes name the heuristics the model follows."""
+    def pct(x):
+        return "n/a" if x is None else f"{100 * x:.1f}"
+    title = (f"{result['examples']} pairs, accuracy {pct(result['overall'])}% (neutral and contradiction count as "
+             f"non-entailment); the model says entailment for {pct(result['predicted_entailment'])}% of them")
+    rows = []
+    for heuristic, scores in result["heuristics"].items():
+        counts = result["counts"]["heuristics"][heuristic]
+        rows.append([heuristic, pct(scores[HANS_ENTAILMENT]), pct(scores[HANS_NON_ENTAILMENT]),
+                     str(counts[HANS_ENTAILMENT]), str(counts[HANS_NON_ENTAILMENT])])
+    notes = [f"{heuristic}: the model follows the heuristic, saying entailment when "
+             f"{HEURISTICS.get(heuristic, 'it applies')}, right or wrong" for heuristic in followed(result)]
+    heuristics = Table(["heuristic", "entailed %", "non-entailed %", "entailed pairs", "non-entailed pairs"], rows,
+                       notes, title=title)
+    subcases = Table(["subcase", "gold", "pairs", "accuracy %"],
+                     [[name, result["counts"]["subcases"][name]["gold"], str(result["counts"]["subcases"][name]["pairs"]),
+                       pct(accuracy)] for name, accuracy in result["subcases"].items()])
+    return [heuristics, subcases]

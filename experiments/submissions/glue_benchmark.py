@@ -10,6 +10,7 @@ are missing is listed and left out, and the average is marked partial.
 from __future__ import annotations
 
 import time
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 from nli_baselines._version import __version__
@@ -18,29 +19,21 @@ from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.engine.experiment import run
 from nli_baselines.experiments.submissions.bundles import make_bundle, missing_tasks
 from nli_baselines.experiments.submissions.glue_tasks import BY_NAME, GLUE_TASKS, GlueTask
-from nli_baselines.features.base import WordNetFeature
-from nli_baselines.features.registry import FEATURE_TYPES, resolve
+from nli_baselines.features.registry import reads_wordnet, resolve
 from nli_baselines.features.text.wordnet_data import setup_command, wordnet_available
 
 from ..corpora import get_corpus, resolve_data_dir
 from ..corpora.task import METRICS
 from ..outputs.records import versions, write_json_atomic
-from ..reports.report import text_table
+from ..reports.published import GLUE_BASELINES, GLUE_SOURCE, glue_dev
+from ..reports.tables import Table
 from .submitting import write_submissions
 
-# The GLUE paper's baselines on the dev sets (Wang et al., arXiv 1804.07461v3, Appendix C, Table 6),
-# each task's figure as GLUE scores it (the mean of a task's two metrics; MNLI: matched and
-# mismatched averaged, as the paper's dev table prints it).
-PAPER_DEV = {
-    "CBoW": {"CoLA": 4.6, "SST-2": 79.5, "MRPC": (75.0 + 83.7) / 2, "STS-B": (70.6 + 71.1) / 2,
-             "QQP": (75.0 + 65.5) / 2, "MNLI": 57.1, "QNLI": 62.5, "RTE": 71.9, "WNLI": 56.3},
-    "BiLSTM": {"CoLA": 17.6, "SST-2": 87.5, "MRPC": (77.9 + 85.1) / 2, "STS-B": (71.6 + 72.0) / 2,
-               "QQP": (85.3 + 82.0) / 2, "MNLI": 66.7, "QNLI": 77.0, "RTE": 58.5, "WNLI": 56.3},
-    "GenSen": {"CoLA": 10.3, "SST-2": 87.2, "MRPC": (80.4 + 86.2) / 2, "STS-B": (81.3 + 81.8) / 2,
-               "QQP": (82.6 + 76.6) / 2, "MNLI": 71.4, "QNLI": 62.5, "RTE": 78.4, "WNLI": 56.3},
-}
-PAPER_SOURCE = ("GLUE paper dev sets (Wang et al., arXiv 1804.07461v3, Table 6): CBoW, the single-task BiLSTM, "
-                "GenSen; a task's figure is the mean of its two metrics, as GLUE averages them")
+# The GLUE paper's baselines on the dev sets (Table 6; `reports.published` holds each figure with its
+# source), each task's figure as GLUE scores it (the mean of a task's two metrics; MNLI: matched
+# and mismatched averaged, as the paper's dev table prints it).
+PAPER_DEV = {baseline: {task.name: glue_dev(baseline, task.name) for task in GLUE_TASKS} for baseline in GLUE_BASELINES}
+PAPER_SOURCE = GLUE_SOURCE
 
 
 def missing_data(task: GlueTask, data_dir) -> str | None:
@@ -144,8 +137,7 @@ def _why_undefined(record: dict) -> str:
 
 
 def _reads_wordnet(names: str) -> bool:
-    return any(isinstance(FEATURE_TYPES[name], type) and issubclass(FEATURE_TYPES[name], WordNetFeature)
-               for name in resolve(names))
+    return any(reads_wordnet(name) for name in resolve(names))
 
 
 def figures(record: dict) -> dict:
@@ -163,31 +155,47 @@ def figures_text(record: dict) -> str:
 
 
 def table(whole: dict) -> str:
-    """Per task the dev figures and GLUE score beside the paper's baselines; then the averages."""
+    """Per task the dev figures and GLUE score beside the paper's baselines; then the averages, and
+    under the table what it leaves out (tasks not run, partial averages, notes)."""
+    return glue_table(whole).text()
+
+
+def glue_table(whole: dict) -> Table:
+    """The table of `table` (text, HTML, DataFrame), its notes under it."""
     names = [task.name for task in GLUE_TASKS]
     head = ["task", "dev figures", "score", *PAPER_DEV]
-    lines = [head]
+    rows, not_run = [], []
     for name in names:
         if name in whole["scores"]:
             shown = " / ".join(f"{METRICS[m].title} {_shown(v)}" for m, v in whole["dev_figures"][name].items())
             score = _shown(whole["scores"][name])
         else:
-            shown, score = f"(not run: {whole['skipped'].get(name, 'not asked')})", ""
-        lines.append([name, shown, score, *(f"{PAPER_DEV[m][name]:.1f}" for m in PAPER_DEV)])
+            shown, score = "(not run)", ""
+            not_run.append(f"{name} ({whole['skipped'].get(name, 'not asked')})")
+        rows.append([name, shown, score, *(one_decimal(PAPER_DEV[m][name]) for m in PAPER_DEV)])
     ran = [name for name, score in whole["scores"].items() if score is not None]  # the tasks averaged
     partial = len(ran) < len(names)
-    lines.append(["GLUE average" + (" (partial)" if partial else ""), "", _shown(whole["average"]),
-                  *(f"{sum(PAPER_DEV[m][n] for n in ran) / len(ran):.1f}" if ran else "n/a" for m in PAPER_DEV)])
-    out = text_table(lines)
+    rows.append(["GLUE average" + (" (partial)" if partial else ""), "", _shown(whole["average"]),
+                 *(one_decimal(sum(PAPER_DEV[m][n] for n in ran) / len(ran)) if ran else "n/a" for m in PAPER_DEV)])
+    notes = []
+    if not_run:
+        notes.append(f"not run: {'; '.join(not_run)}")
     for name, why in whole.get("undefined", {}).items():
-        out.append(f"  n/a: {name}'s dev figure is undefined ({why}): left out of the average, not counted as 0")
+        notes.append(f"n/a: {name}'s dev figure is undefined ({why}): left out of the average, not counted as 0")
     if partial:
-        out.append(f"  partial: the average of the {len(ran)} of {len(names)} tasks that ran"
-                   f"{' with a defined figure' if whole.get('undefined') else ''}, "
-                   f"{', '.join(ran) or 'none'}; the paper's over the same")
-    out.append(f"  the paper's columns: {PAPER_SOURCE}")
-    out += [f"  note: {note}" for note in whole.get("notes", [])]
+        notes.append(f"partial: the average of the {len(ran)} of {len(names)} tasks that ran"
+                     f"{' with a defined figure' if whole.get('undefined') else ''}, "
+                     f"{', '.join(ran) or 'none'}; the paper's over the same")
+    notes.append(f"the paper's columns: {PAPER_SOURCE}")
+    notes += [f"note: {note}" for note in whole.get("notes", [])]
     if whole["missing_files"]:
-        out.append(f"  partial submission: {', '.join(whole['missing_files'])} missing (the server takes only complete "
-                   "submissions)")
-    return "\n".join(out)
+        notes.append(f"partial submission: {', '.join(whole['missing_files'])} missing (the server takes only "
+                     "complete submissions)")
+    return Table(head, rows, notes)
+
+
+def one_decimal(value: float) -> str:
+    """A published figure (or a mean of them) to one decimal, a tie rounded up: the paper's figures
+    have one decimal, so their means end in 5 exactly, which binary floats would round either way
+    (79.35 is stored as 79.3499..., 83.65 as 83.6500...)."""
+    return str(Decimal(repr(round(value, 9))).quantize(Decimal("0.1"), ROUND_HALF_UP))

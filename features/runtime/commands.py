@@ -21,8 +21,10 @@ class MissingDependencyError(RuntimeError):
     as the suite was installed (from a checkout, or from the package index)."""
 
     def __init__(self, what: str, extra: str, alternative: str = ""):
-        super().__init__(f"{what} is not installed. Install it with\n  {install_command(extra)}"
-                         + (f"\nor {alternative}" if alternative else ""))
+        # its own lines, printed as lines (`commandline.exits`)
+        self.lines = (f"{what} is not installed. Install it with", f"  {install_command(extra)}",
+                      *([f"or {alternative}"] if alternative else []))
+        super().__init__("\n".join(self.lines))
 
 
 def install_command(extra: str) -> str:

@@ -29,10 +29,10 @@ from pathlib import Path
 from typing import Protocol
 
 from sklearn.base import BaseEstimator, TransformerMixin
-from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
 from ..pair import Pair, pairs_from
 from ..runtime.commands import MissingDependencyError
+from ..runtime.progress import bar
 from ..storage.annotation_cache import AnnotationCache, Entry, default_cache_dir
 
 log = logging.getLogger(__name__)
@@ -356,7 +356,7 @@ def _sentences_in_context(nlp):
 
 def progress_bar(total: int, desc: str, enabled: bool):
     """A progress bar over `total` sentences; none when there is nothing to do (all cached)."""
-    return tqdm(total=total, desc=desc, unit="sent", disable=not enabled or total == 0, leave=False)
+    return bar(total=total, desc=desc, unit="sent", enabled=enabled and total > 0)
 
 
 def _checked(result, sentence: str, source: str) -> Entry:

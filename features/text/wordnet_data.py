@@ -29,19 +29,21 @@ class WordNetMissingError(LookupError):
     """WordNet 3.0 is not where NLTK looks, or NLTK cannot read what is there; says where it looked and
     how to get it."""
 
-    def __init__(self, searched: list[str], problem: str | None = None):
+    def __init__(self, searched: list[str], problem: str | None = None, why: str = ""):
+        """why: what needed WordNet, said first (`--features strongest reads WordNet: `)."""
         self.searched, self.problem = searched, problem
-        looked = ("\n".join(f"  {path}" for path in searched)
-                  or "  (no directories: NLTK_DATA and nltk.data.path are empty)")
+        looked = [f"  {path}" for path in searched] or ["  (no directories: NLTK_DATA and nltk.data.path are empty)"]
         if problem:
-            head = f"WordNet 3.0 could not be loaded: {problem}\nNLTK's data directories, in search order:\n{looked}"
+            head = [f"{why}WordNet 3.0 could not be loaded: {problem}", "NLTK's data directories, in search order:"]
             fix = f"Reinstall it:  {setup_command()} --force"
         else:
-            head = f"WordNet 3.0 is missing: NLTK looked for {RESOURCE} in:\n{looked}"
+            head = [f"{why}WordNet 3.0 is missing: NLTK looked for {RESOURCE} in:"]
             fix = f"Get it:  {setup_command()}"
-        super().__init__(
-            f"{head}\n{fix}\n  (it installs into the first directory of $NLTK_DATA if set, else NLTK's default, "
-            f"usually ~/nltk_data; `--nltk-data DIR` picks another, then export NLTK_DATA=DIR)")
+        # The message's own lines, which a command prints as lines (`commandline.exits`); a line
+        # quoting outside text (a path, NLTK's error) stays one line, its breaks shown escaped.
+        self.lines = (*head, *looked, fix, "  (it installs into the first directory of $NLTK_DATA if set, else NLTK's "
+                      "default, usually ~/nltk_data; `--nltk-data DIR` picks another, then export NLTK_DATA=DIR)")
+        super().__init__("\n".join(self.lines))
 
 
 def search_path(data_dir: Path | str | None = None) -> list[str]:

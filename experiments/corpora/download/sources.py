@@ -24,8 +24,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from tqdm.auto import tqdm
 
+from nli_baselines.features.runtime.progress import bar as progress_bar
 from nli_baselines.features.storage.atomic import atomic_open
 
 MiB = 1 << 20
@@ -251,8 +251,8 @@ def fetch(url: str, dest: Path, progress: bool = True, max_size: int | None = No
             if expected is not None and max_size is not None and expected > max_size:
                 raise DownloadError(f"{url}: the server announces {expected:,} bytes, more than the "
                                     f"{max_size:,}-byte cap")
-            with atomic_open(dest, "wb") as out, tqdm(total=expected, unit="B", unit_scale=True, desc=dest.name,
-                                               disable=not progress) as bar:
+            with atomic_open(dest, "wb") as out, progress_bar(total=expected, unit="B", unit_scale=True, desc=dest.name,
+                                                       enabled=progress, leave=True) as bar:
                 while chunk := response.read1(_CHUNK) if hasattr(response, "read1") else response.read(_CHUNK):
                     if time.monotonic() > give_up:
                         raise DownloadError(f"{url}: still downloading after {deadline:,.0f} s ({received:,} bytes "

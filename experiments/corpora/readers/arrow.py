@@ -29,7 +29,7 @@ from nli_baselines.features.pair import Pair, pairs_from_columns
 from nli_baselines.features.runtime.commands import MissingDependencyError
 
 from .common import (BAD_SCORE, LIMITS, MAX_SENTENCE_CHARS, NO_GOLD, UNDECODABLE, WRONG_TYPE, BadRows, DataFormatError,
-                     SplitData, check_input, check_rows, check_unique_columns, find_columns, score_problem)
+                     SplitData, check_input, check_rows, check_unique_columns, find_columns, find_label, score_problem)
 
 SUFFIXES = (".parquet", ".arrow")
 NO_LABEL = -1  # a ClassLabel column's "no gold label" (SNLI) and "unlabeled" (GLUE/SuperGLUE test)
@@ -51,6 +51,14 @@ def _pyarrow():
 # ------------------------------------------------------------------ files
 
 
+def file_columns(path: Path, premise: str | None = None, hypothesis: str | None = None) -> tuple[str | None, str]:
+    """(premise, hypothesis) columns `read_arrow_file` reads, from the file's schema; premise None:
+    single sentences."""
+    schema = file_schema(path)
+    return find_columns(path, None, lambda name: has_field(schema, name), list(schema.names), premise, hypothesis,
+                        None, single=True)[:2]
+
+
 def read_arrow_file(path: Path, dataset: str, split: str, on_bad_row: str = "error", *,
                     premise: str | None = None, hypothesis: str | None = None, label: str = "label",
                     id_column: str | None = None, labels: tuple[str, ...] | None = None, scores: bool = False,
@@ -64,7 +72,9 @@ def read_arrow_file(path: Path, dataset: str, split: str, on_bad_row: str = "err
     """
     schema = file_schema(path)
     premise, hypothesis, id_column, notes = find_columns(
-        path, None, lambda name: has_field(schema, name), list(schema.names), premise, hypothesis, id_column)
+        path, None, lambda name: has_field(schema, name), list(schema.names), premise, hypothesis, id_column,
+        single=True)
+    label = find_label(lambda name: has_field(schema, name), label, path.name, notes)
     wanted = [name for name in (premise, hypothesis, label, id_column) if name and has_field(schema, name)]
     names = class_label_names(schema, label, path)
     if scores and names is not None:

@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 import numpy as np
-from tqdm import tqdm  # not tqdm.auto: in a notebook it warns without ipywidgets
 
 from nli_baselines.features.labels import SCORE_FLOOR, score_out_of_bounds
 from nli_baselines.features.pair import Pair
-from nli_baselines.features.runtime.progress import ProgressSwitch
+from nli_baselines.features.runtime.progress import ProgressSwitch, bar
 from nli_baselines.features.runtime.shown import shown
 
 try:  # a compiled JSON parser, ~3x faster on NLI lines (pyproject.toml says why it is a dependency)
@@ -64,7 +63,7 @@ def _reading_bar(handle, path: Path):
     size = os.fstat(handle.fileno()).st_size
     if size < PROGRESS_MIN_BYTES:
         return None
-    return tqdm(total=size, desc=f"reading {Path(path).name}", unit="B", unit_scale=True, leave=False)
+    return bar(total=size, desc=f"reading {Path(path).name}", unit="B", unit_scale=True)
 
 
 # Column names of common pair files and datasets, tried in order when the premise and hypothesis
@@ -73,6 +72,11 @@ KNOWN_COLUMNS = (("premise", "hypothesis"), ("sentence1", "sentence2"), ("senten
                  ("text", "hypothesis"), ("text_a", "text_b"), ("question", "sentence"), ("context", "hypothesis"))
 # Id columns, tried in order when none is named (else ids are line or row numbers).
 KNOWN_IDS = ("id", "idx", "pairID", "pair_id", "uid")
+# A file of single sentences (no pair of columns above): its sentence column, tried in order.
+KNOWN_SENTENCES = ("sentence", "text")
+# Label columns tried, in order, when the file has no column `label` and none was named: a
+# similarity score's usual names (STS-B's `score`, SICK's relatedness).
+KNOWN_LABELS = ("score", "similarity", "relatedness")
 
 
 class DataFormatError(ValueError):
@@ -831,19 +835,27 @@ def map_label(raw: str, mapping: dict[str, str], number: int, bad: BadRows) -> s
 
 def find_columns(path: Path | str, line: int | None, has, columns: list[str], premise: str | None,
                  hypothesis: str | None, id_column: str | None,
-                 shown: str | None = None) -> tuple[str, str, str | None, list[str]]:
+                 shown: str | None = None, single: bool = False) -> tuple[str | None, str, str | None, list[str]]:
     """(premise, hypothesis, id column, notes): the columns given, or found among `KNOWN_COLUMNS`
     and `KNOWN_IDS` by `has(name)`, with a note naming each column found that way.
 
     path, line: where a missing column is reported; columns: the columns there are (for messages;
     [] when unknown); shown: what the notes call the data (default: the file's name). A named id
     column the data lacks is an error; no id column found is None.
+    single: data without a pair of columns may be single sentences (a file of your own): its
+        sentence column is the hypothesis given, else one of `KNOWN_SENTENCES`, and the premise is
+        None (the run says that the types reading a premise are left out, once).
     """
     name = shown or Path(path).name or str(path)
     notes = []
     if premise is None or hypothesis is None:
         found = next(((p, h) for p, h in KNOWN_COLUMNS
                       if (premise in (None, p)) and (hypothesis in (None, h)) and has(p) and has(h)), None)
+        if found is None and single and premise is None:
+            sentence = next((c for c in ((hypothesis,) if hypothesis else KNOWN_SENTENCES) if has(c)), None)
+            # not where a premise's usual column is there too: that is a pair file whose other column was missed
+            if sentence is not None and not any(has(p) for p, _ in KNOWN_COLUMNS if p != sentence):
+                return None, sentence, _id_column(path, line, has, columns, id_column, name, notes), notes
         if found is None:
             raise DataFormatError(path, line, f"no premise and hypothesis columns found among "
                                               f"{', '.join(columns) or '-'} (looked for "
@@ -853,13 +865,31 @@ def find_columns(path: Path | str, line: int | None, has, columns: list[str], pr
         notes.append(f"{name}: premise column {premise!r}, hypothesis column {hypothesis!r} (detected)")
     if premise == hypothesis:
         raise DataFormatError(path, line, f"the premise and the hypothesis are both column {premise!r}")
+    return premise, hypothesis, _id_column(path, line, has, columns, id_column, name, notes), notes
+
+
+def _id_column(path, line, has, columns: list[str], id_column: str | None, name: str, notes: list[str]) -> str | None:
+    """The id column given (which the data must have), else one of `KNOWN_IDS` (noted), else None."""
     if id_column is None:
         id_column = next((candidate for candidate in KNOWN_IDS if has(candidate)), None)
         if id_column is not None:
             notes.append(f"{name}: ids from column {id_column!r} (detected)")
     elif columns and not has(id_column):
         raise DataFormatError(path, line, f"no id column {id_column!r}; the columns are {', '.join(columns)}")
-    return premise, hypothesis, id_column, notes
+    return id_column
+
+
+def find_label(has, label: str, name: str, notes: list[str]) -> str:
+    """The label column: `label` itself, or where the data has no column `label` (the default, not
+    found) one of `KNOWN_LABELS`, said in `notes`; `label` when none is there either (the data is
+    then unlabeled, as a test split is)."""
+    if label != "label" or has(label):
+        return label
+    found = next((candidate for candidate in KNOWN_LABELS if has(candidate)), None)
+    if found is None:
+        return label
+    notes.append(f"{name}: label column {found!r} (detected; no column 'label')")
+    return found
 
 
 # Tracked objects built during a pause past which they are frozen (`gc_paused`): an SNLI-sized

@@ -19,8 +19,9 @@ from nli_baselines.features.pair import Pair
 
 from . import arrow
 from .common import (FIRST_LINE_BYTES, LIMITS, NO_GOLD, UNDECODABLE, BadRows, DataFormatError, SplitData,
-                     check_unique_columns, checked_score, decoded_blocks, decoded_lines, find_columns, is_blank,
-                     iter_jsonl, nonblank_lines, raise_too_many_rows, rows_past_bound, sentence_pair, text_value)
+                     check_unique_columns, checked_score, decoded_blocks, decoded_lines, find_columns, find_label,
+                     is_blank, iter_jsonl, nonblank_lines, number_value, raise_too_many_rows, rows_past_bound,
+                     sentence_pair, text_value)
 
 UNTERMINATED_QUOTE = "unterminated quote"
 TEXT_SUFFIXES = (".tsv", ".csv", ".jsonl")
@@ -39,7 +40,11 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
 
     premise, hypothesis: column names; None finds them among `KNOWN_COLUMNS` (premise/hypothesis,
         sentence1/sentence2, ...) and notes which were used. In JSONL a dotted name reaches into
-        nested objects (`input.context`) when no field has the dotted name itself.
+        nested objects (`input.context`) when no field has the dotted name itself. A file of single
+        sentences (a `sentence` or `text` column, or the hypothesis column named, and no premise
+        column) reads as SST-2 does: premise "" and `fields["premise"]` None (`custom_columns`).
+    label: the label column; the default, `label`, where the file has none, is one of
+        `KNOWN_LABELS` (score, similarity, relatedness) when the file has one, noted.
     id_column: the ids' column; None finds one among `KNOWN_IDS` (id, idx, pairID, pair_id), else
         ids are the data rows' indices from 0 (a skipped row keeps its place), as GLUE's `index`
         column and the row numbers of a .parquet or .arrow file. A named column the file lacks is an
@@ -68,12 +73,28 @@ def read_custom(path: Path, dataset: str, split: str, on_bad_row: str = "error",
         raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use {', '.join(SUFFIXES)}")
     columns, first = _columns(path, suffix, quoting)
     has = (lambda name: _field(first, name)[0]) if suffix == ".jsonl" else (lambda name: name in columns)
-    premise, hypothesis, id_column, notes = find_columns(path, 1, has, columns, premise, hypothesis, id_column)
+    premise, hypothesis, id_column, notes = find_columns(path, 1, has, columns, premise, hypothesis, id_column,
+                                                         single=True)
+    label = find_label(has, label, path.name, notes)
     data = _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels,
                  score_range if scores else False, quoting, notes)
     data.columns, data.notes = columns, notes
     data.fields = {"premise": premise, "hypothesis": hypothesis, "label": label, "id": id_column}
     return data
+
+
+def custom_columns(path: Path, premise: str | None = None, hypothesis: str | None = None,
+                   quoting: str = "auto") -> tuple[str | None, str]:
+    """(premise column, hypothesis column) that `read_custom` reads from the file at `path`, from
+    its header alone; premise None: a file of single sentences."""
+    suffix = path.suffix.lower()
+    if suffix in arrow.SUFFIXES:
+        return arrow.file_columns(path, premise, hypothesis)
+    if suffix not in TEXT_SUFFIXES:
+        raise DataFormatError(path, None, f"unsupported file type {suffix!r}; use {', '.join(SUFFIXES)}")
+    columns, first = _columns(path, suffix, quoting)
+    has = (lambda name: _field(first, name)[0]) if suffix == ".jsonl" else (lambda name: name in columns)
+    return find_columns(path, 1, has, columns, premise, hypothesis, None, single=True)[:2]
 
 
 def _utf16_hint(path: Path) -> str:
@@ -137,9 +158,30 @@ def _columns(path: Path, suffix: str, quoting: str = "auto") -> tuple[list[str],
             columns = next(csv.reader([text]), [])
         else:
             columns = text.split("\t" if suffix == ".tsv" else ",")
+        if suffix == ".csv" and len(columns) == 1 and "\t" in text:
+            raise DataFormatError(path, number, _tab_separated_csv(text))
         check_unique_columns(path, number, columns)
         return columns, None
     return [], None
+
+
+def _tab_separated_csv(first: str) -> str:
+    """Why a .csv file whose first line holds tabs and no comma cannot be read as CSV, and what to
+    do: a header line (rename the file .tsv), or a line of data (no header: the STS Benchmark's own
+    sts-*.csv files are so, which --dataset stsb reads)."""
+    cells = first.rstrip("\r").split("\t")
+    shown = ", ".join(cell if len(cell) <= 30 else cell[:27] + "..." for cell in cells[:8])
+    data = [cell for cell in cells if number_value(cell) is not None or " " in cell.strip()]
+    if not data:
+        return (f"the file is tab-separated though named .csv: its header holds {len(cells)} tab-separated names "
+                f"({shown}); rename it .tsv")
+    sts = len(cells) >= 7 and (number_value(cells[4]) is not None and 0 <= number_value(cells[4]) <= 5)
+    return (f"the file is tab-separated though named .csv, and has no header: its first line is data ({len(cells)} "
+            f"tab-separated cells: {shown}), not column names"
+            + ("; this is the layout of the STS Benchmark's own sts-*.csv files (genre, file, year, id, score, "
+               "sentence 1, sentence 2), which --dataset stsb reads (from DATA_DIR/stsbenchmark/)" if sts else "")
+            + "; for a file of your own, add a header line naming its columns (e.g. sentence1, sentence2, label) and "
+              "rename it .tsv")
 
 
 def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, id_column, labels,
@@ -149,15 +191,16 @@ def _read(path, suffix, dataset, split, on_bad_row, premise, hypothesis, label, 
     if suffix == ".jsonl":
         rows = iter_jsonl(path, bad)
     else:
-        rows = _iter_csv(path, bad, (premise, hypothesis), delimiter="\t" if suffix == ".tsv" else ",",
-                         quoting=quoting, notes=notes)
+        rows = _iter_csv(path, bad, tuple(c for c in (premise, hypothesis) if c),
+                         delimiter="\t" if suffix == ".tsv" else ",", quoting=quoting, notes=notes)
     pairs = []
     for number, row in rows:
         # Without an id column a pair's id is its data row's index from 0, as GLUE's `index` column
         # counts (not the line: headers, blank lines and cells with line breaks shift those). Every
         # earlier data row is a pair or a skipped row by now, so a skipped row keeps its place.
         index = len(pairs) + sum(bad.skipped.values())
-        (has_p, p_value), (has_h, h_value) = _field(row, premise), _field(row, hypothesis)
+        (has_p, p_value) = (True, "") if premise is None else _field(row, premise)  # single sentences
+        has_h, h_value = _field(row, hypothesis)
         if not has_p or not has_h:
             missing = [name for name, has in ((premise, has_p), (hypothesis, has_h)) if not has]
             bad.bad(number, f"missing field {' and '.join(map(repr, missing))}{_nested_hint(row, missing)}",
