@@ -31,6 +31,8 @@ def _names(authors: list[dict]) -> list[str]:
 
 
 def _key(entry: dict) -> str:
+    if entry.get("type") == "software":
+        return re.sub(r"[^a-z0-9]", "", entry["title"].lower())
     first = (entry.get("authors") or [{}])[0]
     name = first.get("family-names") or first.get("name", "anon")
     word = next((w for w in re.findall(r"[A-Za-z]+", entry.get("title", "")) if len(w) > 3), "")

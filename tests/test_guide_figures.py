@@ -21,7 +21,9 @@ FIGURE = re.compile(
     r"|points?\b|pairs/s\b|sentences/s\b|MB/s\b)"
     r"|\bp [=<] 0?\.\d+"
     r"|^\d+\.\d+(?: / \d+\.\d+)?$")
-# Figures that are no measurement of the suite: limits it sets, what a corpus or a generator is.
+# Figures that are no measurement of the suite: limits it sets, levels of a statistical test, what a
+# corpus or a generator is.
+LEVELS = re.compile(r"95%\s+(?:confidence\s+)?interval|p < 0\.05\b|p < 0\.0\d+ \(0\.05 / \d+")
 NOT_MEASURED = {
     "data.md": ["8 GiB", "8 MiB", "16 MiB", "256 MiB", "~100 KB", "37% duplicates"],
     "significance-and-errors.md": ["3% of pairs"],
@@ -41,7 +43,7 @@ def _prose(text: str) -> str:
 
 def stated_figures(name: str, text: str) -> list[str]:
     """Figures of speed or accuracy a page states itself, in prose or in table cells."""
-    prose = _prose(text)
+    prose = LEVELS.sub("", _prose(text))
     for allowed in NOT_MEASURED.get(name, ()):
         prose = prose.replace(allowed, "")
     found = []
