@@ -58,7 +58,8 @@ class Block:
 
     @property
     def name(self) -> str:
-        return f"{self.page.relative_to(REPO)}:{self.line}"
+        page = self.page.relative_to(REPO) if self.page.is_relative_to(REPO) else self.page
+        return f"{page}:{self.line}"
 
     @property
     def file(self) -> str | None:

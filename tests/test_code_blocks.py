@@ -27,7 +27,7 @@ def test_every_block_is_run_or_says_why_not():
         lines = len(block.code.splitlines())
         assert all(1 <= n <= lines for n in block.lines_not_run), block.name
     run = [b for b in ALL if b.not_run is None]
-    assert len(run) >= 15  # most blocks run
+    assert len(run) >= 14  # 7 everywhere, 5 with the shared corpora, 2 files a later block imports
 
 
 def test_every_block_is_well_formed():
