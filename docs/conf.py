@@ -22,7 +22,6 @@ release = version = __version__
 extensions = ["myst_nb", "sphinx.ext.autodoc", "sphinx_gallery.gen_gallery", "docstrings", "records", "citation"]
 exclude_patterns = ["_build", "*.csv", "*.json", "*.svg", "records", "auto_examples/*.ipynb",
                     "auto_examples/*.py", "auto_examples/*.zip", "auto_examples/*.md5", "auto_examples/*.json"]
-myst_enable_extensions = ["substitution"]
 # myst-nb's parser loses track of heading levels after an eval-rst block of autodoc (api.md's "###" under
 # "##" reads as under "#"): the pages' heading structure is checked by reading them, not by this warning.
 suppress_warnings = ["myst.header"]
