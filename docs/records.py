@@ -208,7 +208,7 @@ def results_table() -> tuple[list[list[str]], dict[str, str]]:
                 figure = _published(record, name)
                 if figure is not None:
                     sources[figure.source.key] = figure.source.text
-                cells.append("" if figure is None else f"{figure.value:g} [{figure.source.key}]")
+                cells.append("" if figure is None else f"{figure.value:.1f} [{figure.source.key}]")
         body.append(cells)
     return [head, *body], sources
 
