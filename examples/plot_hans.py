@@ -34,7 +34,7 @@ ax.set_title("hans-mini: a model trained on demo")
 fig.tight_layout()
 
 # %%
-# The pairs the model calls entailment wrongly, with the features that pushed it there:
+# The pairs the model gets wrong, with the features that pushed it most toward its label:
 
 pairs = breakdown.examples(k=2)
 print(pairs[~pairs.correct][["subcase", "premise", "hypothesis", "top_features"]].head().to_string())

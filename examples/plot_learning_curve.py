@@ -4,7 +4,9 @@ A learning curve
 
 Dev accuracy against the number of training pairs, for the lexicalized and the unlexicalized
 feature sets (``learning_curves/run.py``). Each point is one of ``run.py``'s rows fitted on a
-seeded sample of the training split; the table of points comes first, the plot is drawn from it.
+seeded sample of the training split, with C chosen on the dev split (``tune_on="dev"``: fewer
+fits than cross-validation on each sample); the table of points comes first, the plot is drawn
+from it.
 """
 
 import matplotlib.pyplot as plt
@@ -12,7 +14,7 @@ import matplotlib.pyplot as plt
 import nli_baselines as nb
 
 curve = nb.learning_curve(dataset="demo", sizes="10,30,100,300,1000,all", seeds=3,
-                          configs="lexicalized,unlexicalized", quiet=True)
+                          configs="lexicalized,unlexicalized", tune_on="dev", quiet=True)
 print(curve.table())
 
 # %%
