@@ -5,6 +5,7 @@
     python benchmarks/benchmark.py --pairs 550152 --end-to-end --json results/e2e.json   # read..predict
     python benchmarks/benchmark.py --end-to-end --scaling 55000,550152 --C 0.03 --json results/scaling.json
     python benchmarks/benchmark.py --main-job --repeats 3 --json results/main-job.json   # run.py as a process
+    python benchmarks/benchmark.py --main-job --sizes 10000,50000,150000,550152 --json docs/records/main-job.json
     python benchmarks/benchmark.py --strongest --repeats 1 --json results/strongest.json   # strongest, cold, warm
     python benchmarks/benchmark.py --curve --repeats 3 --json results/curve.json         # the SNLI learning curve
     python benchmarks/benchmark.py --formats /tmp/formats --data-dir DIR   # jsonl vs parquet vs Arrow reading
@@ -30,7 +31,9 @@ newton-cg run to 1e-8 on 100,000 of the pairs (`objective_gap`, `accuracy_gap_vs
 cross_bigrams`, as a process on the generated corpus (or on --data-dir), --repeats times:
 wall time, peak RSS, the stages of its record, the choice of C and convergence of every fit,
 and its fit over its read + featurize in the same run (`fit_over_read_and_featurize`: a ratio
-travels between machines better than seconds do).
+travels between machines better than seconds do). With --sizes it does so on a generated corpus
+of each training size (the dev split stays 10,000 pairs), smallest first: time and memory against
+corpus size (`by_size`), the largest size's figures as `main_job`.
 --strongest times `experiments/run.py --dataset snli --features strongest` the same way, from an
 empty cache (every sentence lemmatized and parsed, every feature computed) and then again from
 the cache that run filled (the costly types' values: `features.storage.value_cache`), with each run's
@@ -87,6 +90,9 @@ def main(argv=None) -> int:
                              "parser on its sentences: agreement, identical feature values, and the strongest "
                              "group's 10-fold CV accuracy with each (e.g. ../shared/data/snli_1.0_sample/"
                              "snli_1.0_dev.jsonl)")
+    parser.add_argument("--sizes", metavar="N,N,...",
+                        help="with --main-job: the training sizes of the generated corpora to run it on, one "
+                             "after the other (time and memory against corpus size); default: --pairs")
     parser.add_argument("--curve", action="store_true",
                         help="time the guide's SNLI-scale learning curve as a process, --repeats times, on the "
                              "generated corpus (or on --data-dir)")
@@ -141,6 +147,10 @@ def main(argv=None) -> int:
     elif args.tree_parses:
         from benchmarks.measure.tree_parses import bench_tree_parses
         record.update(bench_tree_parses(Path(args.tree_parses)))
+    elif args.main_job and args.sizes:
+        sizes = sorted(int(size) for size in args.sizes.split(","))
+        by_size = {str(n): bench_commands("main_job", None, n, args.seed, args.repeats)["main_job"] for n in sizes}
+        record.update({"main_job": by_size[str(sizes[-1])], "by_size": by_size})
     elif args.main_job or args.curve or args.strongest:
         which = "main_job" if args.main_job else "strongest" if args.strongest else "curve"
         record.update(bench_commands(which, args.data_dir, args.pairs, args.seed, args.repeats))

@@ -14,9 +14,10 @@ In a page an example is
     ```
     <!-- /example -->
 
-The command is a script (run, curve, compare, ...) and its arguments; `| grep TEXT` keeps the
-lines holding TEXT. Timings vary from run to run: a table's `seconds` column is compared as a
-placeholder.
+The command is a script (run, curve, compare, predict) and its arguments; `| grep TEXT` keeps the
+lines holding TEXT. A page's examples run in order in one temporary folder, so a file one writes
+(`--save-model demo.model`) is there for the next. Timings vary from run to run: a table's
+`seconds` column and the figures of a report's `stages:` line are compared as placeholders.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ import os
 import re
 import shlex
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,7 +42,8 @@ def documents() -> list[Path]:
     """Every page that may hold examples: README and the guide's pages."""
     return [README, *sorted((REPO / "docs").glob("*.md"))]
 SCRIPTS = {"run": ("nli_baselines.experiments.run", "experiments/run.py"), "curve": ("nli_baselines.learning_curves.run", "learning_curves/run.py"),
-           "compare": ("nli_baselines.experiments.compare", "experiments/compare.py")}
+           "compare": ("nli_baselines.experiments.compare", "experiments/compare.py"),
+           "predict": ("nli_baselines.experiments.predict", "experiments/predict.py")}
 BLOCK = re.compile(r"<!-- example: (?P<spec>.+?) -->\n```text\n(?P<body>.*?)```\n<!-- /example -->", re.S)
 CORPORA_NEEDED = ("--dataset sick", "--dataset rte", "--dataset snli", "--dataset cb")
 
@@ -76,11 +79,18 @@ def examples(text: str) -> list[Example]:
 
 def produce(example: Example) -> str:
     """The example's block as the code writes it now: the command typed, then what it printed."""
-    return _produce(example.spec)
+    return _produce(example.spec, os.getcwd())
+
+
+@contextlib.contextmanager
+def page_folder():
+    """A temporary working folder for one page's examples, in order."""
+    with tempfile.TemporaryDirectory(prefix="nli-examples-") as folder, contextlib.chdir(folder):
+        yield folder
 
 
 @functools.lru_cache(maxsize=None)
-def _produce(spec: str) -> str:
+def _produce(spec: str, folder: str) -> str:
     example = Example(spec, "", 0, 0)
     module, path = SCRIPTS[example.script]
     args = shlex.split(example.command)[1:]
@@ -99,6 +109,9 @@ def normalized(body: str) -> str:
     """The block with what varies between runs masked: the `seconds` column of a table."""
     out, span = [], None
     for line in body.splitlines():
+        if line.startswith("stages: "):  # each stage's seconds and the peak memory
+            out.append(re.sub(r"\d+(\.\d+)?", "#", line))
+            continue
         header = re.search(r"(?<=  )seconds(?=  |$)", line)
         if header and line.lstrip().startswith("row"):
             span = (header.start(), header.end())
@@ -118,27 +131,36 @@ def check(text: str | None = None, *, with_corpora: bool, name: str = "README") 
                 for problem in check(path.read_text(encoding="utf-8"), with_corpora=with_corpora,
                                      name=str(path.relative_to(REPO)))]
     problems = []
-    for example in examples(text):
-        if example.needs_corpora and not with_corpora:
-            continue
-        fresh = produce(example)
-        if normalized(fresh) != normalized(example.body):
-            problems.append(f"{name}'s example `{example.spec}` is stale; python -m tests.readme_examples --write "
-                            f"rewrites it. {name} has:\n{example.body}\nthe code prints:\n{fresh}")
+    with page_folder():
+        for example in examples(text):
+            if example.needs_corpora and not with_corpora:
+                continue
+            problems += _stale(example, name)
     return problems
+
+
+def _stale(example: Example, name: str) -> list[str]:
+    fresh = produce(example)
+    if normalized(fresh) == normalized(example.body):
+        return []
+    return [f"{name}'s example `{example.spec}` is stale; python -m tests.readme_examples --write "
+            f"rewrites it. {name} has:\n{example.body}\nthe code prints:\n{fresh}"]
 
 
 def write(with_corpora: bool) -> int:
     changed = 0
     for path in documents():
         text = path.read_text(encoding="utf-8")
+        fresh = {}
+        with page_folder():  # in the page's order: an example may read what an earlier one wrote
+            for example in examples(text):
+                if example.needs_corpora and not with_corpora:
+                    print(f"skipped (needs NLI_DATA_DIR): {path.name}: {example.spec}", file=sys.stderr)
+                    continue
+                fresh[example.start] = produce(example)
         for example in reversed(examples(text)):
-            if example.needs_corpora and not with_corpora:
-                print(f"skipped (needs NLI_DATA_DIR): {path.name}: {example.spec}", file=sys.stderr)
-                continue
-            fresh = produce(example)
-            if fresh != example.body:
-                text = text[:example.start] + fresh + text[example.end:]
+            if example.start in fresh and fresh[example.start] != example.body:
+                text = text[:example.start] + fresh[example.start] + text[example.end:]
                 changed += 1
         path.write_text(text, encoding="utf-8")
     return changed

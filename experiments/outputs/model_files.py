@@ -174,7 +174,8 @@ class Predictor:
         return [str(c) for c in self.model.classes_], proba
 
     def save(self, path: Path | str) -> None:
-        """Write the model file (atomically): `model.json` plus `.npy` arrays in one zip."""
+        """Write the model file (atomically): the fitted state as declared data, its arrays in
+        safetensors behind a bounded JSON header (docs/saved-models.md); no code is stored."""
         save_predictor(self, path)
 
 
