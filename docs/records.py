@@ -207,8 +207,8 @@ def results_table() -> tuple[list[list[str]], dict[str, str]]:
             if paper:
                 figure = _published(record, name)
                 if figure is not None:
-                    sources[figure.source.key] = figure.source.text
-                cells.append("" if figure is None else f"{figure.value:.1f} [{figure.source.key}]")
+                    sources[figure.mark] = figure.text
+                cells.append("" if figure is None else f"{figure.value:.1f} [{figure.mark}]")
         body.append(cells)
     return [head, *body], sources
 
