@@ -224,11 +224,12 @@ def test_a_score_task_through_the_curves_command(cli, tmp_path):
                "column, or write 0)"),
     ("1e-400", "is too near 0 for a fit"),  # float() makes it 0, which the file does not say
 ])
-def test_a_score_no_fit_can_take_is_refused_naming_its_file_and_line(cli, tmp_path, score, says):
+@pytest.mark.parametrize("target", ["scores", "auto"])  # auto: the column is found to be scores first
+def test_a_score_no_fit_can_take_is_refused_naming_its_file_and_line(cli, tmp_path, score, says, target):
     pairs = get_corpus("demo-similarity").load("train").pairs[:12]
     rows = [(p.premise, p.hypothesis, score if i == 4 else p.label) for i, p in enumerate(pairs)]
     (tmp_path / "train.tsv").write_text("premise\thypothesis\tlabel\n" + "".join("\t".join(r) + "\n" for r in rows))
-    done = cli("run", "--train-file", tmp_path / "train.tsv", "--target", "scores", "--out", tmp_path / "r.json",
+    done = cli("run", "--train-file", tmp_path / "train.tsv", "--target", target, "--out", tmp_path / "r.json",
                "--errors", tmp_path / "e.tsv")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(f"error: {tmp_path / 'train.tsv'}:6: score {score!r} {says}")

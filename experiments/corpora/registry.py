@@ -15,7 +15,7 @@ from . import hub, targets
 from .corpus import CORPORA, SOURCES, Corpus, CorpusNotFoundError, HubCopy, get_corpus, register, resolve_data_dir
 from .generated.demo import SIMILARITY_RANGE, read_demo, read_similarity
 from .generated.hans_mini import read_hans_mini
-from .readers.common import DataFormatError, check_input, number_value
+from .readers.common import DataFormatError, check_input, score_problem
 from .readers.custom import custom_columns, read_custom
 from .readers.glue import read_ax, read_qnli, read_rte, read_wnli
 from .readers.hans import read_hans
@@ -250,9 +250,11 @@ def _examined(key: tuple, name: str, split: str) -> tuple[str, str | None]:
         # as the scores reader keeps it: the data serves either target.
         decision = targets.choose_target(dict.fromkeys(p.label for p in data.pairs if p.label is not None),
                                          target, path.name)
-        if decision[0] == targets.SCORES and any(number_value(p.label) is None for p in data.pairs
+        if decision[0] == targets.SCORES and any(score_problem(p.label, None) is not None for p in data.pairs
                                                  if p.label is not None):
-            data = None  # scores with a few that are none: read again as scores, which names those rows
+            # Scores with a few that are none, or that no fit can take (1e300): read again as scores,
+            # whose reader names those rows FILE:LINE.
+            data = None
         _EXAMINED.clear()
         entry = _EXAMINED[key] = [decision, identity, data]
     return entry[0]
