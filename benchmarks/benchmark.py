@@ -9,6 +9,7 @@
     python benchmarks/benchmark.py --strongest --repeats 1 --json results/strongest.json   # strongest, cold, warm
     python benchmarks/benchmark.py --curve --repeats 3 --json results/curve.json         # the SNLI learning curve
     python benchmarks/benchmark.py --formats /tmp/formats --data-dir DIR   # jsonl vs parquet vs Arrow reading
+    python benchmarks/benchmark.py --types similarity --data-dir DIR --json results/similarity.json  # types alone
     python benchmarks/benchmark.py --write-qqp DIR          # a QQP-sized corpus in QQP's layout, for speed
 
 Every record holds the machine it was measured on (`machine`: the CPU, the cores this process
@@ -105,6 +106,9 @@ def main(argv=None) -> int:
     parser.add_argument("--write-qqp", metavar="DIR",
                         help="only write a generated QQP-sized corpus (363,846 train and 40,430 dev pairs) in GLUE "
                              "QQP's layout into DIR/QQP (then --dataset qqp --data-dir DIR)")
+    parser.add_argument("--types", metavar="NAMES",
+                        help="measure only these built-in types alone (a group or a comma list), the per-type rows "
+                             "of the featurize measurement, e.g. --types similarity")
     parser.add_argument("--tag-sentences", type=int, default=20_000)
     parser.add_argument("--data-dir", help="corpora for the tagging benchmark (SICK cold/warm) and for the feature "
                                            "types measured on real pairs (wordnet: SICK); with --main-job or "
@@ -115,7 +119,7 @@ def main(argv=None) -> int:
     from benchmarks.measure import log
     from benchmarks.measure.commands import bench_commands
     from benchmarks.measure.end_to_end import bench_end_to_end
-    from benchmarks.measure.featurizing import bench_features, corpus_shape
+    from benchmarks.measure.featurizing import bench_features, bench_types, corpus_shape
     from benchmarks.measure.machine import describe, machine
     from benchmarks.measure.tagging import bench_tagging
     from benchmarks.synthetic import generate_pairs, write_snli_jsonl
@@ -172,7 +176,11 @@ def main(argv=None) -> int:
                             "seconds": time.perf_counter() - started, **corpus_shape(pairs)}
         record["corpus_rss_bytes"] = peak_rss_bytes()
         log(f"generated {len(pairs)} pairs in {record['corpus']['seconds']:.1f}s: {record['corpus']}")
-        record.update(bench_features(pairs, args.repeats, args.dict_pairs, args.jobs, args.data_dir))
+        if args.types:
+            from nli_baselines.features import resolve
+            record.update(bench_types(pairs, resolve(args.types), args.data_dir))
+        else:
+            record.update(bench_features(pairs, args.repeats, args.dict_pairs, args.jobs, args.data_dir))
         record["total_seconds"] = time.perf_counter() - began  # the whole benchmark, every measurement
     record["process_peak_rss_bytes"] = peak_rss_bytes()
     if args.json:

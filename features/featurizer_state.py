@@ -67,6 +67,9 @@ def _type_schema(feature: FeatureType) -> Schema:
     if isinstance(feature, FunctionFeature):
         return CUSTOM
     if isinstance(feature, DenseFeature):
+        extra = getattr(feature, "state_fields", None)
+        if extra:  # a real-valued type with fitted values of its own beside its scaling (idf_overlap's IDF)
+            return Schema(DENSE.name, {**DENSE.fields, **extra}, get=lambda feature, name: getattr(feature, f"{name}_"))
         return DENSE
     if isinstance(feature, SparseIndicatorFeature):
         return INDICATOR
@@ -130,7 +133,8 @@ def load_featurizer(raw, reader, path: str) -> PairFeaturizer:
         feature = build(name, options)
         feature.encoder_ = encoder
         where = f"{path}.fitted.{name}"
-        values = _type_schema(feature).values(fitted_raw[name], reader, where, Sizes())
+        # A type's fitted values per word (idf_overlap's IDF) are as many as the vocabulary's words.
+        values = _type_schema(feature).values(fitted_raw[name], reader, where, Sizes({"n_words": n_words}))
         _restore_type(feature, values, where, options)
         featurizer.types_[name] = feature
         featurizer.slices_[name] = slice(start, start + feature.n_features_out_)
@@ -176,6 +180,8 @@ def _restore_type(feature: FeatureType, values: dict, where: str, options: dict)
         require(all(len(edges) <= most for edges in values["bin_edges"]),
                 f"{where}.bin_edges: more edges than bins={feature.bins} allows")
         feature.center_, feature.scale_, feature.bin_edges_ = values["center"], values["scale"], values["bin_edges"]
+        for name in getattr(feature, "state_fields", None) or ():
+            setattr(feature, f"{name}_", values[name])
         if hasattr(feature, "_new_relations"):
             feature.relations_ = feature._new_relations()
     else:

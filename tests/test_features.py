@@ -403,7 +403,8 @@ def test_groups_and_resolve():
                                                     "cross_bigrams")
     assert GROUPS["extended"] == PAPER_TYPES + ("wordnet", "negation")
     assert GROUPS["strongest"] == GROUPS["extended"] + ("alignment", "syntax", "quantifiers")
-    assert BUILTIN == GROUPS["strongest"] + ("prem_ngrams",)  # the premise-only baseline's type, in no model's group
+    # the premise-only baseline's type, in no model's group; then the similarity measures (issue 47)
+    assert BUILTIN == GROUPS["strongest"] + ("prem_ngrams",) + GROUPS["similarity"]
     assert resolve("unigrams_only") == ["bleu", "length_diff", "overlap", "hyp_ngrams", "cross_unigrams"]
     assert resolve("lexicalized", ["cross_bigrams"]) == resolve("unigrams_only")
     assert resolve("unlexicalized") == ["bleu", "length_diff", "overlap"]

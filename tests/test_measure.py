@@ -90,6 +90,21 @@ def test_the_featurizing_benchmark_alternates_our_runs_with_hashing_vectorizer_s
         figures["hashing_ngrams"]["seconds"] / figures["featurize_seconds"])
 
 
+def test_the_featurizing_benchmark_measures_the_similarity_types_alone():
+    # `benchmark.py --types similarity`: each type of the group alone; the ones that read spelling,
+    # WordNet or parses on real SICK pairs, said so, and without --data-dir not measured, said so.
+    from benchmarks.measure import featurizing
+    from benchmarks.synthetic import generate_pairs
+    from nli_baselines.features import BUILTIN, resolve
+    names = resolve("similarity")
+    assert set(names) <= set(BUILTIN)
+    figures = featurizing.bench_types(generate_pairs(200, seed=0), names)
+    real = {"char_ngrams", "mt_metrics", "lcs", "wordnet_similarity", "aligned_share"}
+    assert real <= set(featurizing.REAL_PAIRS)
+    assert set(figures["per_type"]) == set(names) - real and figures["pairs"] == 200
+    assert all(figures["per_type_notes"][name].startswith("not measured: needs real pairs") for name in real)
+
+
 @pytest.mark.slow
 def test_the_strongest_benchmark_runs_cold_then_warm(real_wordnet):
     # ~40 s: two real runs of --features strongest on 400 generated pairs.

@@ -33,6 +33,9 @@ from tests.conftest import REPO
 LABELS = ["entailment", "neutral", "contradiction"]
 PER_KIND = 4  # mutants per kind in the default run
 PER_KIND_SLOW = 300
+# The similarity types that read no WordNet and no parse (the child runs on a bare machine too), so that
+# the fitted state they add, idf_overlap's IDF and its document count, is fuzzed as every other part is.
+SIMILARITY = "char_ngrams,idf_overlap,mt_metrics,agreement,lcs"
 SECONDS = 20  # per mutant: loading and predicting take well under a second
 
 
@@ -88,13 +91,14 @@ def saved_files(tmp_path_factory):
     from nli_baselines.models.sklearn_kinds import kind_of
     out = tmp_path_factory.mktemp("fuzz")
     files = {}
-    for model, features in (("lr", "unlexicalized,hyp_ngrams"), ("stacked", "unlexicalized"),
-                            ("edit_distance", None), ("majority", None)):
+    for kind, model, features in (("lr", "lr", "unlexicalized,hyp_ngrams"), ("stacked", "stacked", "unlexicalized"),
+                                  ("edit_distance", "edit_distance", None), ("majority", "majority", None),
+                                  ("lr_similarity", "lr", SIMILARITY)):
         kwargs = {"features": features} if features else {}
         predictor = next(iter(nb.run(dataset="demo", model=model, C=1.0, quiet=True, train_size=300,
                                      **kwargs).models.values()))
-        predictor.save(out / f"{model}.model")
-        files[model] = out / f"{model}.model"
+        predictor.save(out / f"{kind}.model")
+        files[kind] = out / f"{kind}.model"
     train = annotate(generate_demo("train")[:300])
     featurizer = PairFeaturizer(features="overlap,hyp_ngrams,cross_unigrams", scale="maxabs").fit(train)
     X, y = featurizer.transform(train), np.array([p.label for p in train], dtype=object)
@@ -152,16 +156,19 @@ def set_at(node, path, value):
     node[path[-1]] = value
 
 
-def mutate(blob: bytes, rng: random.Random) -> bytes:
+def mutate(blob: bytes, rng: random.Random, only: str | None = None) -> bytes:
+    """A mutant of the file; with `only`, of the header's parts and the arrays whose path or name holds
+    `only` alone (no flipped bytes)."""
     header, data = split(blob)
     head = json.loads(header["__metadata__"]["nli-baselines-model"])
-    tensors = [name for name in header if name != "__metadata__"]
-    kind = rng.choice(["leaf", "leaf", "leaf", "key", "dtype", "shape", "offsets", "values", "flip"])
+    tensors = [name for name in header if name != "__metadata__" and (only is None or only in name)]
+    kind = rng.choice(["leaf", "leaf", "leaf", "key", "dtype", "shape", "offsets", "values"]
+                      + (["flip"] if only is None else []))
     if kind == "leaf":
-        path, _ = rng.choice([item for item in leaves(head) if item[0]])
+        path, _ = rng.choice([item for item in leaves(head) if item[0] and (only is None or only in item[0])])
         set_at(head, path, rng.choice(HOSTILE))
     elif kind == "key":
-        parts = [value for _, value in leaves(head) if isinstance(value, dict)]
+        parts = [value for path, value in leaves(head) if isinstance(value, dict) and (only is None or only in path)]
         target = rng.choice(parts)
         if target and rng.random() < 0.5:
             del target[rng.choice(list(target))]
@@ -205,10 +212,12 @@ def mutate(blob: bytes, rng: random.Random) -> bytes:
 EXTREME_SCALES = [1e-36, 1e-300, 5e-324, 1e-12, 1e12]
 EXTREME_CENTRES = [0.0, 1e12, -1e12, 3.0]
 EXTREME_WEIGHTS = [1e31, -1e31, 1e300, -1e300, 3e38, 1e37, 1e15]
+EXTREME_IDF = [1.0, 1e12, 1e11, 1.0000000001]  # within the declared range [1, 1e12]: loaded, and used
 
 
 def mutate_extreme(blob: bytes, rng: random.Random) -> bytes:
-    """A file whose dense feature scales and centres and whose estimator weights are extreme."""
+    """A file whose dense feature scales and centres (and IDF, idf_overlap's) and whose estimator weights
+    are extreme."""
     header, data = split(blob)
     data = bytearray(data)
 
@@ -234,6 +243,8 @@ def mutate_extreme(blob: bytes, rng: random.Random) -> bytes:
             put(name, EXTREME_SCALES)
         elif name.endswith(".center"):
             put(name, EXTREME_CENTRES)
+        elif name.endswith(".idf"):
+            put(name, EXTREME_IDF)
     weights = [name for name in floats if name.startswith("estimator.")]
     for name in rng.sample(weights, min(len(weights), rng.randint(1, 3))):
         put(name, EXTREME_WEIGHTS)
@@ -358,14 +369,26 @@ def assert_clean(outcomes: dict) -> None:
 
 def test_mutants_of_every_kind_are_refused_or_predict_cleanly(saved_files, tmp_path):
     outcomes = fuzz(saved_files, PER_KIND, tmp_path)
-    assert set(outcomes) == set(saved_files) and len(saved_files) == 11 - _untested_kinds()
+    assert set(outcomes) == set(saved_files) and len(saved_files) == 12 - _untested_kinds()
     assert_clean(outcomes)
 
 
 def test_extreme_scales_with_extreme_weights_predict_finitely_or_are_refused(saved_files, tmp_path):
     dense = {kind: path for kind, path in saved_files.items() if kind not in ("edit_distance", "majority")}
     outcomes = fuzz(dense, PER_KIND, tmp_path, seed=2, mutation=mutate_extreme)
-    assert set(outcomes) == set(dense) and len(dense) == 9 - _untested_kinds()
+    assert set(outcomes) == set(dense) and len(dense) == 10 - _untested_kinds()
+    assert_clean(outcomes)
+
+
+def test_mutants_of_the_fitted_idf_are_refused_or_predict_cleanly(saved_files, tmp_path):
+    # idf_overlap's IDF array and document count, the state the similarity types add beside scaling:
+    # each mutant changes only them (values poisoned, dtype, shape, offsets, header leaves and keys).
+    idf = {"lr_similarity": saved_files["lr_similarity"]}
+    head, _ = split(idf["lr_similarity"].read_bytes())
+    assert "featurizer.fitted.idf_overlap.idf" in head
+    outcomes = fuzz(idf, 4 * PER_KIND, tmp_path, seed=3,
+                    mutation=lambda blob, rng: mutate(blob, rng, only="idf_overlap"))
+    assert set(outcomes) == {"lr_similarity"}
     assert_clean(outcomes)
 
 

@@ -26,13 +26,15 @@ import nli_baselines as nb
 from nli_baselines.experiments.corpora.generated.demo import generate_demo
 from nli_baselines.experiments.corpora.readers.common import MAX_SENTENCE_CHARS
 from nli_baselines.experiments.outputs.model_files import HEAD_KEY, ModelFileError, Predictor, load_predictor
-from nli_baselines.features import PairFeaturizer
+from nli_baselines.features import GROUPS, PairFeaturizer
 from nli_baselines.features.registry import FEATURE_TYPES
 from nli_baselines.features.storage.schema import MAX_WORD
 from nli_baselines.features.text.annotation import annotate
 from nli_baselines.models import MODELS, LogisticClassifier, ModelSpec, register_model, unregister_model
 from nli_baselines.models.sklearn_kinds import kind_of
+from tests.conftest import remember_tiny_parses
 from tests.dense_models import DenseBoosting, DenseGaussian, declared_as
+from tests.test_features import CONTRACT
 
 # Every user kind README lists, as a registered factory builds it (small, so the file runs fast).
 USER_KINDS = {
@@ -505,6 +507,30 @@ def test_a_word_as_long_as_a_sentence_saves_and_loads(tmp_path):
     loaded = load_predictor(tmp_path / "m.model")
     dev = generate_demo("dev")[:50]
     assert long in loaded.featurizer.encoder_.words_ and list(loaded.predict(dev)) == list(predictor.predict(dev))
+
+
+def test_a_model_of_every_similarity_type_saves_and_loads(tiny_wordnet, monkeypatch, tmp_path):
+    # Every type of the similarity group in one model, on pairs tagged, lemmatized and parsed by hand
+    # and the tiny test WordNet (the loaded model reads WordNet from this process' NLTK path, never
+    # from the file): idf_overlap's IDF travels in the file, the others' scaling as every real-valued
+    # type's does, and the loaded model predicts the same.
+    monkeypatch.setenv("NLTK_DATA", str(tiny_wordnet))
+    remember_tiny_parses()
+    featurizer = PairFeaturizer(features="similarity", min_count=1).fit(CONTRACT)
+    assert list(featurizer.types_) == list(GROUPS["similarity"])
+    X, y = featurizer.transform(CONTRACT), np.array([p.label for p in CONTRACT], dtype=object)
+    predictor = Predictor("lr", LogisticClassifier(C=1.0).fit(X, y), featurizer, None,
+                          ["entailment", "neutral", "contradiction"], False,
+                          {"dataset": "tiny", "features": list(GROUPS["similarity"]), "train_pairs": len(y),
+                           "annotation": {"tokens_tags": "given with the pairs (tiny)"}})
+    predictor.save(tmp_path / "m.model")
+    loaded = load_predictor(tmp_path / "m.model")
+    assert list(loaded.featurizer.types_) == list(GROUPS["similarity"])
+    idf, restored = featurizer.types_["idf_overlap"], loaded.featurizer.types_["idf_overlap"]
+    assert restored.idf_.tolist() == idf.idf_.tolist() and restored.documents_ == idf.documents_
+    assert (loaded.featurizer.transform(CONTRACT) != X).nnz == 0
+    assert list(loaded.predict(CONTRACT)) == list(predictor.predict(CONTRACT))
+    assert np.array_equal(loaded.predict_proba(CONTRACT)[1], predictor.predict_proba(CONTRACT)[1])
 
 
 @pytest.mark.parametrize("change, says", [

@@ -25,7 +25,8 @@ def test_every_feature_type_says_whether_it_reads_the_premise():
     assert {name for name in BUILTIN if not reads_premise(name)} == {"hyp_ngrams", "length_diff", "negation"}
     assert {name for name in BUILTIN if reads_premise(name)} == {
         "bleu", "overlap", "cross_unigrams", "cross_bigrams", "prem_ngrams", "wordnet", "alignment", "syntax",
-        "quantifiers"}
+        "quantifiers", "char_ngrams", "idf_overlap", "mt_metrics", "wordnet_similarity", "aligned_share", "agreement",
+        "lcs"}  # the similarity measures (issue 47) compare the two sentences
 
     @register_feature("sentence_length_for_test")
     def sentence_length(pair):  # a type of your own gets the pair as it is: an empty premise

@@ -45,6 +45,20 @@ def wordnet_pairs(data_dir: str | None, n_pairs: int):
     return list(islice(cycle(distinct), n_pairs))
 
 
+def sick_pairs(data_dir: str | None, n_pairs: int):
+    """SICK train+dev with spaCy tags (cached), cycled to `n_pairs`; None without data. Real
+    sentences matter for the types that read spelling (characters, TER's shifts, the longest
+    common subsequence of characters): the generated corpus' words ("w207") have a ten-letter
+    alphabet and no word order to speak of."""
+    if not data_dir:
+        return None
+    from nli_baselines.experiments.corpora import get_corpus
+    from nli_baselines.features import annotate
+    sick = get_corpus("sick")
+    distinct = annotate([p for split in ("train", "dev") for p in sick.load(split, data_dir).pairs])
+    return list(islice(cycle(distinct), n_pairs))
+
+
 def parsed_pairs(data_dir: str | None, n_pairs: int):
     """`wordnet_pairs`, with every sentence's dependency parse computed (or read from the cache)
     beforehand, as annotation is: the alignment types are measured after annotation."""
@@ -61,9 +75,12 @@ def parsed_pairs(data_dir: str | None, n_pairs: int):
 # measure it on, what they are). A type listed here is measured on those pairs, or skipped with a note when they
 # are not available; every other built-in type is measured on the generated corpus.
 REAL_PAIRS: dict[str, tuple[Callable[[str | None, int], list | None], str]] = {
-    "wordnet": (wordnet_pairs, "SICK train+dev with spaCy tags and lemmas, cycled to the corpus size"),
+    **{name: (wordnet_pairs, "SICK train+dev with spaCy tags and lemmas, cycled to the corpus size")
+       for name in ("wordnet", "wordnet_similarity")},
     **{name: (parsed_pairs, "SICK train+dev with spaCy tags, lemmas and parses, cycled to the corpus size")
-       for name in ("alignment", "syntax", "quantifiers")},
+       for name in ("alignment", "syntax", "quantifiers", "aligned_share")},
+    **{name: (sick_pairs, "SICK train+dev with spaCy tags, cycled to the corpus size")
+       for name in ("char_ngrams", "mt_metrics", "lcs")},
 }
 
 
@@ -155,10 +172,16 @@ def _binned_copies(pairs, repeats: int, jobs: int) -> dict:
                               "runs": {str(k): v for k, v in times.items()}, "seconds": with_bins - without}}
 
 
-def _per_type(pairs, data_dir: str | None) -> dict:
+def bench_types(pairs, names, data_dir: str | None = None) -> dict:
+    """Only the per-type rows of `bench_features`, for the built-in types `names`: each alone,
+    single-threaded, its time and peak memory (`benchmark.py --types`)."""
+    return {"pairs": len(pairs), **_per_type(pairs, data_dir, names)}
+
+
+def _per_type(pairs, data_dir: str | None, names=BUILTIN) -> dict:
     """Each built-in registered type alone, single-threaded: its own time and peak memory."""
     per_type, per_type_rss, per_type_pairs, notes = {}, {}, {}, {}
-    for name in BUILTIN:
+    for name in names:
         measured_on = pairs
         if name in REAL_PAIRS:
             load, what = REAL_PAIRS[name]

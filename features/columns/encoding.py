@@ -127,6 +127,10 @@ class EncodedPairs:
     # (ValueCache, digest of the pairs) where the engine keeps these pairs' values on disk
     # (`features.storage.value_cache`), else None.
     value_cache: tuple | None = None
+    # Every word form by id: the encoder's vocabulary, then the forms this batch added (unseen
+    # words get fresh ids past the vocabulary); what types that read spelling need (`features.text.characters`).
+    forms: dict | None = field(default=None, repr=False)
+    tag_names: dict | None = field(default=None, repr=False)  # every tag by id, as `forms`
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __len__(self) -> int:
@@ -368,7 +372,7 @@ class Encoder(BaseEstimator):
                     return table[gather]
             t = take(tids)
             sides.append(Side(take(ids), t, coarse_map[t], content_map[t], side_offsets, take(bigram_at)).warm())
-        return EncodedPairs(self, sides[0], sides[1], pairs=pairs)
+        return EncodedPairs(self, sides[0], sides[1], pairs=pairs, forms=forms, tag_names=tags)
 
     def _bigram_ids(self, ids: np.ndarray, offsets: np.ndarray, vocabulary: int, fit: bool) -> np.ndarray:
         """Per token of the sentence table: the id of the bigram it begins, or -1."""

@@ -54,6 +54,7 @@ _LEMMA_BITS = 30  # a key packs (premise lemma id, hypothesis lemma id, POS code
 _SUBSTITUTABLE = 8  # cache values: the relation's index in RELATIONS, plus this bit
 _FOLD_AT = 1 << 16  # fresh entries gathered in a dict before they are merged into the arrays
 _NEVER = 1 << 30  # the steps to a synset that is not reached (an int: inf <= inf would match)
+_ROOT = "*ROOT*"  # NLTK's fake root above the verb, adjective and adverb hierarchies (path similarity)
 # NLTK's WordNet reader loads synsets lazily and is not safe across threads: feature types that
 # run on threads of one featurizer (`wordnet`, `alignment`) read it one at a time.
 _READER_LOCK = threading.Lock()
@@ -116,6 +117,9 @@ class WordNetRelations:
         self._values = np.zeros(0, dtype=np.int8)
         self._fresh: dict[int, int] = {}
         self._senses: dict[tuple[str, str], _LemmaSenses] = {}
+        self._paths: dict[tuple[str, str], dict] = {}  # (lemma, pos) -> ancestor -> fewest steps (`path_similarity`)
+        self._similarity_keys = np.zeros(0, dtype=np.int64)  # sorted
+        self._similarity_values = np.zeros(0, dtype=np.float64)
         self._lock = threading.Lock()
         self.lookups = 0  # pairs computed through WordNet (the rest came from the cache)
 
@@ -130,6 +134,7 @@ class WordNetRelations:
         state = dict(self.__dict__)
         state["_reader"] = None
         state["_senses"] = {}  # holds the reader's synsets; cheap to read again
+        state["_paths"] = {}
         del state["_lock"]
         return state
 
@@ -204,6 +209,77 @@ class WordNetRelations:
         if substitutable:
             return (values & _SUBSTITUTABLE).astype(bool)
         return values & (_SUBSTITUTABLE - 1)
+
+    def similarities(self, premise_ids: np.ndarray, hypothesis_ids: np.ndarray, pos_codes: np.ndarray) -> np.ndarray:
+        """Per cell, the path similarity of the two lemmas (`path_similarity`), for lemma ids from
+        `lemma_ids` and POS numbers (POS_CODES order); each distinct pair is computed once."""
+        keys = self._pack(np.asarray(premise_ids, dtype=np.int64), np.asarray(hypothesis_ids, dtype=np.int64),
+                          np.asarray(pos_codes, dtype=np.int64))
+        inverse, distinct = factorize(keys)
+        with self._lock:
+            cached = self._similarity_keys
+            at = np.minimum(np.searchsorted(cached, distinct), max(len(cached) - 1, 0))
+            known = cached[at] == distinct if len(cached) else np.zeros(len(distinct), dtype=bool)
+            values = np.where(known, self._similarity_values[at] if len(cached) else 0.0, 0.0)
+            missing = np.flatnonzero(~known)
+            if len(missing):
+                words = list(self._lemma_ids)
+                p, h, pos = self._unpack(distinct[missing])
+                values[missing] = [self._path_similarity(words[a], words[b], POS_CODES[c])
+                                   for a, b, c in zip(p.tolist(), h.tolist(), pos.tolist())]
+                keys = np.concatenate([cached, distinct[missing]])
+                order = np.argsort(keys, kind="stable")
+                self._similarity_keys = keys[order]
+                self._similarity_values = np.concatenate([self._similarity_values, values[missing]])[order]
+        return values[inverse]
+
+    def path_similarity(self, premise_lemma: str, hypothesis_lemma: str, pos: str) -> float:
+        """The best path similarity between a sense of one lemma and a sense of the other, as
+        NLTK's `Synset.path_similarity` defines it (1 / (1 + the fewest hypernym steps that join
+        them), with its fake root above every verb, adjective and adverb sense); 1 for equal
+        lemmas, 0 when WordNet knows either lemma not at all (in that part of speech)."""
+        if pos not in POS_CODES:
+            raise ValueError(f"pos must be one of {', '.join(POS_CODES)} (WordNet's), got {pos!r}")
+        return float(self.similarities(self.lemma_ids([premise_lemma]), self.lemma_ids([hypothesis_lemma]),
+                                       [POS_CODES.index(pos)])[0])
+
+    def _path_similarity(self, p: str, h: str, pos: str) -> float:
+        if p == h:
+            return 1.0
+        a, b = self._ancestors(p, pos), self._ancestors(h, pos)
+        small, large = (a, b) if len(a) <= len(b) else (b, a)
+        steps = min((d + large[s] for s, d in small.items() if s in large), default=None)
+        return 0.0 if steps is None else 1.0 / (steps + 1)
+
+    def _ancestors(self, lemma: str, pos: str) -> dict:
+        """Every synset reached from a sense of the lemma by hypernym or instance-hypernym pointers
+        (the senses themselves at 0), with the fewest steps from any sense; and, except for nouns
+        (whose hierarchy has one root), NLTK's fake root, one step above each sense's farthest
+        ancestor. Empty when WordNet does not know the lemma."""
+        found = self._paths.get((lemma, pos))
+        if found is not None:
+            return found
+        with _READER_LOCK:
+            synsets = self.reader.synsets(lemma, pos) if lemma.strip() else []
+            if self.senses == "first":
+                synsets = synsets[:1]
+            union: dict = {}
+            for synset in synsets:
+                steps = {}
+                level, depth = [synset], 0
+                while level:
+                    fresh = [s for s in level if s not in steps]
+                    for s in fresh:
+                        steps[s] = depth
+                    level = [parent for s in fresh for parent in s.hypernyms() + s.instance_hypernyms()]
+                    depth += 1
+                if pos != "n":
+                    steps[_ROOT] = max(steps.values()) + 1
+                for s, d in steps.items():
+                    if d < union.get(s, _NEVER):
+                        union[s] = d
+        self._paths[(lemma, pos)] = union
+        return union
 
     # ------------------------------------------------------------------ the cache
 

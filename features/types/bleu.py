@@ -18,8 +18,8 @@ SMOOTH_DEFAULTS = {"exp": None, "floor": 0.1, "add-k": 1.0, "none": None}  # sac
 _LOG_ZERO = -9999999999.0  # sacrebleu's floored log(0)
 
 
-def ngram_match_counts(a: Side, b: Side, matches, start: int = 0, stop: int | None = None):
-    """For every b token k of rows [start, stop), yield per n = 1..4 how many a positions j of
+def ngram_match_counts(a: Side, b: Side, matches, start: int = 0, stop: int | None = None, orders: int = MAX_ORDER):
+    """For every b token k of rows [start, stop), yield per n = 1..orders how many a positions j of
     the same row begin the same n-gram as k begins (0 where the n-gram would run past either
     sentence).
 
@@ -35,7 +35,7 @@ def ngram_match_counts(a: Side, b: Side, matches, start: int = 0, stop: int | No
     ai, bi = ai[at] - a_lo, bi[at] - b_lo
     a_ids, b_ids = a.ids[a_lo:a.offsets[stop]], b.ids[b_lo:b.offsets[stop]]
     a_left, b_left = tokens_after(a, start, stop), tokens_after(b, start, stop)
-    for n in range(1, MAX_ORDER + 1):
+    for n in range(1, orders + 1):
         if n > 1:
             # The n-gram at (j, k) matches iff the (n-1)-gram does and the words n-1 further on do.
             step = n - 1
@@ -123,20 +123,35 @@ class Bleu(DenseFeature):
 
     def _values(self, batch):
         p, h = batch.premise, batch.hypothesis
-        n = len(batch)
         h_len = h.lengths
-        correct = np.zeros((MAX_ORDER, n))
-        matches, repeats = batch.word_matches("premise", "hypothesis"), batch.repeats("hypothesis")
-        for start, stop in batch.row_blocks():
-            rows = np.repeat(np.arange(stop - start, dtype=np.int32), h_len[start:stop])
-            left = tokens_after(h, start, stop)
-            orders = zip(ngram_match_counts(p, h, matches, start, stop), ngram_match_counts(h, h, repeats, start, stop))
-            for i, (in_premise, earlier) in enumerate(orders):
-                # The r-th occurrence of an n-gram in the hypothesis (r = earlier + 1) is matched iff
-                # the premise holds it at least r times: summed over occurrences, min(hyp count,
-                # premise count).
-                clipped = (left >= i) & (earlier < in_premise)
-                correct[i, start:stop] = np.bincount(rows[clipped], minlength=stop - start)
+        correct = clipped_matches(batch, MAX_ORDER)
         total = np.maximum(h_len[None, :] - np.arange(MAX_ORDER)[:, None], 0)
         score = sentence_bleu(correct, total, h_len, p.lengths, self.smoothing)
         return np.clip(score / 100.0, 0.0, 1.0)[:, None]
+
+
+def clipped_matches(batch, orders: int) -> np.ndarray:
+    """(orders, n_pairs): per n = 1..orders, the n-grams the two sides of each pair share, counted
+    with clipping: sum over n-grams of min(count in the hypothesis, count in the premise) (BLEU's
+    clipped matches; symmetric, so also the premise's n-grams found in the hypothesis).
+
+    batch: an `EncodedPairs`, or anything with its `premise`, `hypothesis`, `word_matches`,
+        `repeats` and `row_blocks` (the character sides of `features.text.characters`).
+    """
+    p, h = batch.premise, batch.hypothesis
+    n = len(batch)
+    h_len = h.lengths
+    correct = np.zeros((orders, n))
+    matches, repeats = batch.word_matches("premise", "hypothesis"), batch.repeats("hypothesis")
+    for start, stop in batch.row_blocks():
+        rows = np.repeat(np.arange(stop - start, dtype=np.int32), h_len[start:stop])
+        left = tokens_after(h, start, stop)
+        counts = zip(ngram_match_counts(p, h, matches, start, stop, orders),
+                     ngram_match_counts(h, h, repeats, start, stop, orders))
+        for i, (in_premise, earlier) in enumerate(counts):
+            # The r-th occurrence of an n-gram in the hypothesis (r = earlier + 1) is matched iff
+            # the premise holds it at least r times: summed over occurrences, min(hyp count,
+            # premise count).
+            clipped = (left >= i) & (earlier < in_premise)
+            correct[i, start:stop] = np.bincount(rows[clipped], minlength=stop - start)
+    return correct
