@@ -176,3 +176,14 @@ def test_an_option_at_its_default_counts_as_not_given():
         "dataset": "sick"}
     # a value of another type is given, and checked: False is not the seed 0
     assert _given({**params, "seed": False}, "run") == {"seed": False}
+
+
+def test_a_default_is_held_as_a_given_value_is():
+    # --sizes left out held the text "1,10,...,all", which the curve read a character at a time:
+    # learning_curves/run.py without --sizes (the guide's own example) ended in a traceback.
+    config = RunConfig("curve")
+    assert config.sizes == ("1", "10", "100", "1000", "10000", "all")
+    assert config.sizes == RunConfig("curve", sizes="1,10,100,1000,10000,all").sizes
+    for option in options().values():
+        if option.config and isinstance(option.default, str):
+            assert getattr(config, option.name) == option.check(option.default), option.name

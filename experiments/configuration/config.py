@@ -99,7 +99,10 @@ class RunConfig:
             if not option.config:
                 continue
             try:
-                value = option.check(given[option.name]) if option.name in given else option.default
+                # A default written as the command line writes it ("1,10,all") is read as a given
+                # value is, so a field holds the same kind of value whether given or not.
+                value = option.check(given[option.name] if option.name in given else option.default) \
+                    if option.name in given or isinstance(option.default, str) else option.default
             except OptionError as exc:
                 raise UsageError(str(exc)) from None
             object.__setattr__(self, option.name, value)
