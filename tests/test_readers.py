@@ -19,6 +19,7 @@ from nli_baselines.experiments.corpora.readers.sick import read_sick
 from nli_baselines.experiments.corpora.readers.snli import read_nli, tokens_and_tags
 from nli_baselines.experiments.corpora.readers.superglue import read_superglue
 from nli_baselines.features.labels import CB3, two_class
+from tests.conftest import NEEDS_PYARROW
 
 # ---------------------------------------------------------------- shared corpora
 
@@ -943,6 +944,9 @@ FORMATS = {
     "arrow": (lambda d, n: _table(d / "p.arrow", n), lambda path: read_custom(path, "c", "train"), None),
 }
 TEXT_FORMATS = [name for name, (_, _, line) in FORMATS.items() if line is not None]
+# Every format as a test parameter; parquet and Arrow need pyarrow (the hf extra) and skip without it.
+FORMAT_PARAMS = [pytest.param(name, marks=NEEDS_PYARROW) if line is None else name
+                 for name, (_, _, line) in FORMATS.items()]
 
 
 def _read_cola(path):
@@ -957,7 +961,7 @@ def small_blocks(monkeypatch):
     monkeypatch.setattr(common, "_BLOCK_BYTES", 64)
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", FORMAT_PARAMS)
 def test_every_format_holds_the_rows_bound(tmp_path, read_limits, small_blocks, fmt):
     build, read, line = FORMATS[fmt]
     path = build(tmp_path, 40)
@@ -985,7 +989,7 @@ def test_every_text_format_holds_the_line_bound(tmp_path, read_limits, small_blo
     assert len(read(path).pairs) == 40
 
 
-@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("fmt", FORMAT_PARAMS)
 def test_every_format_holds_the_bytes_bound(tmp_path, read_limits, fmt):
     build, read, _ = FORMATS[fmt]
     path = build(tmp_path, 40)
@@ -998,6 +1002,7 @@ def test_every_format_holds_the_bytes_bound(tmp_path, read_limits, fmt):
     assert len(read(path).pairs) == 40
 
 
+@NEEDS_PYARROW
 @pytest.mark.parametrize("fmt", ["parquet", "arrow"])
 def test_tables_hold_the_decoded_bound(tmp_path, read_limits, fmt):
     build, read, _ = FORMATS[fmt]

@@ -170,6 +170,11 @@ def warnings_in_one_line():
     line number and line of library code Python prints with them."""
     with warnings.catch_warnings():
         warnings.showwarning = _one_line_warning
+        # A library's deprecations are its own callers' business, not a user's: Python hides them
+        # outside __main__, but a host that shows them (pytest, python -W) printed, e.g., Click's
+        # from spaCy's import as a warning of the run.
+        warnings.filterwarnings("ignore", category=DeprecationWarning)
+        warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
         yield
 
 
