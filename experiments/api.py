@@ -240,9 +240,9 @@ def run(
         ablation_table: bool = False, artifact_table: bool = False, wordnet: bool = False, lowercase: bool = True,
         tag_match: str = "first_letter", scale: str = "standard", bleu_smoothing: str = "exp", min_count: int = 3,
         bins: int = 5, bin_integers: str = "values", C: float | Sequence[float] | str | None = None,
-        tune_on: str = "auto", cv_folds: int = 5, seed: int = 0, train_size: int | None = None, eval_split: str = "dev",
-        bootstrap: int = 0, top_features: int = 0, jobs: int = 1, backend: str = "local", scheduler: str | None = None,
-        quiet: bool = False,
+        tune_on: str = "auto", choose: str = "auto", cv_folds: int = 5, seed: int = 0, train_size: int | None = None,
+        eval_split: str = "dev", bootstrap: int = 0, top_features: int = 0, jobs: int = 1, backend: str = "local",
+        scheduler: str | None = None, quiet: bool = False,
 ) -> RunResult:
     """Train and evaluate a baseline, as `run.py` does: a `RunResult` (its table, record and fitted models).
 
@@ -313,6 +313,10 @@ def run(
     tune_on: what chooses C and the other settings: the dev split, or k-fold CV on train; auto: CV when the training
         split is larger than dev and below 50,000 pairs (the steadier judge there), else dev; edit distance tunes on
         train (default: "auto")
+    choose: how the baseline itself is chosen: cv: its feature group, model and setting (alpha, C) among the corpus'
+        candidates by k-fold CV on train (stratified by genre where the pairs have one, as STS-B's), dev scored once to
+        confirm; auto: cv for a corpus that declares candidates (stsb, sick-relatedness, mrpc) when neither --features
+        nor --model is given; off: --features and --model as given (default: "auto")
     cv_folds: folds of cross-validation (settings by --tune-on cv; scores where a corpus has no dev split) (default: 5)
     seed: seeds sampling, folds and resamples (default: 0)
     train_size: train on a seeded random sample of N pairs (default: None)

@@ -196,7 +196,7 @@ SPEC = ModelSpec(
     counterpart="lr",
     range_param="score_range",
     min_classes=1,
-    tuning=Tuning(grid={"alpha": ALPHA_GRID}, extend={"alpha": ALPHA_LIMITS}, path="alpha"),
+    tuning=Tuning(grid={"alpha": ALPHA_GRID}, extend={"alpha": ALPHA_LIMITS}, path="alpha", stronger="larger"),
     hyperparameters={"alpha": ALPHA_VALUE},
     state=STATE,
     weights=RidgeRegressor.score_weights,

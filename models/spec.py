@@ -25,6 +25,9 @@ class Tuning:
         has no dev split; "cv": always by stratified k-fold CV on train.
     extend: for a numeric parameter on a geometric grid, the (lowest, highest) value the grid may
         be extended to when the best candidate sits at one of its ends.
+    stronger: which end of the path parameter's grid regularizes more: "smaller" values (C of
+        logistic regression) or "larger" ones (alpha of ridge regression); a path fitted for a
+        choice by CV runs from that end (`experiments.engine.choice`).
     path: a parameter the estimator fits cheaply as a path, through its method
         `fit_path(X, y, values, *, start=None)`, which yields one fitted estimator per value, in
         the order given, each fitted on all of X (from `start`: a fitted estimator, or a list of
@@ -38,10 +41,13 @@ class Tuning:
     on: str = "dev"
     extend: Mapping[str, tuple[float, float]] = field(default_factory=dict)
     path: str | None = None
+    stronger: str = "smaller"
 
     def __post_init__(self):
         if self.on not in ("dev", "cv"):
             raise ValueError(f"Tuning.on must be 'dev' or 'cv', got {self.on!r}")
+        if self.stronger not in ("smaller", "larger"):
+            raise ValueError(f"Tuning.stronger must be 'smaller' or 'larger', got {self.stronger!r}")
         if self.path is not None and self.path not in self.grid:
             raise ValueError(f"Tuning.path {self.path!r} is not a parameter of the grid ({', '.join(self.grid)})")
 

@@ -3,6 +3,8 @@ probabilities of logistic regression on the sparse indicator columns (`StackedCl
 for a score task, the out-of-fold predictions of ridge regression (`StackedRegressor`)."""
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
@@ -266,7 +268,9 @@ class StackedRegressor(RegressorMixin, BaseEstimator):
 
     dense_columns: as `StackedClassifier`'s (set by the drivers from the featurizer).
     alpha: ridge's regularization; None: chosen in `fit` from `alpha_grid` by the out-of-fold
-        mean squared error over the same folds (no data beyond train).
+        mean squared error over the same folds (no data beyond train), from the largest alpha
+        down, each fold's ridge warm-started from its fit at the alpha before, until the error
+        has risen twice in a row (the smaller alphas left are not fitted).
     score_range: (lowest, highest) of the task's scores; predictions are clipped to it (set by
         the drivers from the task).
     ridge_columns, blend, cv, learning_rate, max_iter, max_leaf_nodes, min_samples_leaf,
@@ -312,14 +316,21 @@ class StackedRegressor(RegressorMixin, BaseEstimator):
         dense, sparse_part = self._split(X)
         splits = list(KFold(max(2, min(self.cv, len(y))), shuffle=True, random_state=self.random_state)
                       .split(np.zeros(len(y))))
-        grid = [self.alpha] if self.alpha is not None else sorted(self.alpha_grid)
+        # From the largest alpha down, each fold's ridge starting from its fit at the alpha before;
+        # the path stops once the out-of-fold error has risen twice in a row: the small alphas are
+        # the slow fits (thousands of LSQR iterations), and past the best the error only rises.
+        grid = [self.alpha] if self.alpha is not None else sorted(self.alpha_grid, reverse=True)
         self.ridge_errors_, best = {}, None
+        fits = [None] * len(splits)
         for alpha in grid:
-            predicted = cross_val_predict(RidgeRegressor(alpha=alpha), sparse_part, y, cv=splits, n_jobs=self.n_jobs)
+            fits, predicted = self._ridge_step(sparse_part, y, splits, alpha, fits)
             error = float(np.mean((predicted - y) ** 2))
             self.ridge_errors_[alpha] = error
-            if best is None or error < best[1]:  # ties keep the smaller alpha
+            if best is None or error < best[1] or (error == best[1] and alpha < best[0]):  # ties: the smaller alpha
                 best = (alpha, error, predicted)
+            errors = [self.ridge_errors_[a] for a in grid[max(0, grid.index(alpha) - 2):grid.index(alpha) + 1]]
+            if len(errors) == 3 and errors[0] < errors[1] < errors[2]:
+                break
         self.alpha_, _, out_of_fold = best
         self.trees_ = HistGradientBoostingRegressor(
             learning_rate=self.learning_rate, max_iter=self.max_iter, max_leaf_nodes=self.max_leaf_nodes,
@@ -330,6 +341,21 @@ class StackedRegressor(RegressorMixin, BaseEstimator):
         self.ridge_ = RidgeRegressor(alpha=self.alpha_).fit(sparse_part, y)
         self.n_iter_ = self.trees_.n_iter_
         return self
+
+    def _ridge_step(self, X, y, splits, alpha, starts):
+        """Each fold's ridge at `alpha`, from its fit in `starts` (threads: LSQR's products release
+        the GIL); (the fits, the out-of-fold predictions)."""
+        def one(k):
+            train, test = splits[k]
+            model = next(iter(RidgeRegressor(alpha=alpha).fit_path(X[train], y[train], [alpha], start=starts[k])))
+            return model, model.predict(X[test])
+        workers = len(splits) if self.n_jobs in (None, -1) else max(1, min(int(self.n_jobs), len(splits)))
+        with ThreadPoolExecutor(workers) as pool:
+            done = list(pool.map(one, range(len(splits))))
+        predicted = np.empty(len(y))
+        for (_, test), (_, part) in zip(splits, done):
+            predicted[test] = part
+        return [model for model, _ in done], predicted
 
     def _split(self, X):
         mask = self.dense_mask_

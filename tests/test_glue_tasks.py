@@ -81,6 +81,11 @@ def test_the_sts_benchmark_csv_gives_glues_pairs(tmp_path):
     glue = read_stsb(write(tmp_path / "train.tsv", STSB_TRAIN), "stsb", "train")
     own = read_stsb(write(tmp_path / "sts-train.csv", STS_CSV), "stsb", "train")
     assert own.pairs == glue.pairs and own.rows == 3
+    # Each pair keeps its genre (CV is stratified by it, dev figures are broken down by it).
+    assert [p.meta for p in own.pairs] == [p.meta for p in glue.pairs] == [
+        {"genre": "captions"}, {"genre": "news"}, {"genre": "forums"}]
+    forum = STS_CSV.replace("main-forums", "main-forum")  # the training file's spelling
+    assert read_stsb(write(tmp_path / "sts-dev.csv", forum), "stsb", "dev").pairs[2].meta == {"genre": "forums"}
 
 
 @pytest.mark.parametrize("name, text, message", [

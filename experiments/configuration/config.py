@@ -72,6 +72,7 @@ class RunConfig:
     bin_integers: str
     C: tuple[float, ...] | None
     tune_on: str
+    choose: str
     cv_folds: int
     seed: int
     train_size: int | None

@@ -445,6 +445,11 @@ def _build() -> dict[str, RunOption]:
                   "dev split, or k-fold CV on train; auto: CV when the training split is larger than dev and below "
                   "50,000 pairs (the steadier judge there), else dev; edit distance tunes on train", selection,
                   RUN_CURVE),
+        RunOption("choose", "auto", choice(("auto", "cv", "off")), "how the baseline itself is chosen: cv: its "
+                  "feature group, model and setting (alpha, C) among the corpus' candidates by k-fold CV on train "
+                  "(stratified by genre where the pairs have one, as STS-B's), dev scored once to confirm; auto: cv "
+                  "for a corpus that declares candidates (stsb, sick-relatedness, mrpc) when neither --features nor "
+                  "--model is given; off: --features and --model as given", selection, RUN),
         RunOption("cv_folds", 5, count(2, MAX_CV_FOLDS), "folds of cross-validation (settings by --tune-on cv; "
                   "scores where a corpus has no dev split)", selection, RUN_CURVE, metavar="K"),
         RunOption("seed", 0, count(0, SEED_MAX), "seeds sampling, folds and resamples", selection, RUN_CURVE,

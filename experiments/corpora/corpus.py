@@ -84,6 +84,7 @@ class Corpus:
     reader: (path, dataset, split, on_bad_row) -> SplitData.
     dev_split: the split used for model selection, or None (e.g. RTE-3, which has no dev file).
     hub: its copy on the Hugging Face hub, read with `via("hf")` (`--source hf`), or None.
+    choose_among: the baselines (feature group, model) chosen among by CV on train (`--choose`).
     """
 
     name: str
@@ -98,6 +99,9 @@ class Corpus:
     # split -> the download source of a split that comes from a file of its own (SNLI's test_hard)
     split_downloads: Mapping[str, str] | None = None
     hub: HubCopy | None = None
+    # (features, model) baselines a run chooses among by CV on train when it names neither
+    # (`experiments.engine.choice`); a model as the task's counterpart takes it (lr -> ridge).
+    choose_among: tuple[tuple[str, str], ...] = ()
 
     def __post_init__(self):
         if not isinstance(self.task, Task):

@@ -102,6 +102,11 @@ register(Corpus("wnli", "GLUE WNLI (tsv; labels 1 = entailment, 0; test unlabele
 # judges it. GLUE's 0/1 labels: MRPC and QQP 1 = paraphrase / duplicate, CoLA 1 = acceptable, SST-2
 # 1 = positive; the hub's ClassLabel names map onto them.
 STSB = Task.regression(STS_RANGE)  # Pearson and Spearman, settings chosen by their mean
+# The baselines the similarity and paraphrase tasks choose among by 5-fold CV on train (issue 47;
+# `experiments.engine.choice`): the strongest group with and without the similarity measures, each
+# with the task's linear model (ridge for scores) and with the stacked model.
+SIMILARITY_CANDIDATES = (("strongest", "lr"), ("strongest,similarity", "lr"), ("strongest", "stacked"),
+                         ("strongest,similarity", "stacked"))
 SICK_RELATEDNESS = Task.regression(RELATEDNESS_RANGE, metrics=("pearson", "spearman", "mse"), select_by="pearson")
 PARAPHRASE = Task.classification(BINARY01, metrics=("f1", "accuracy"), positive="1", select_by=MEAN)
 COLA = Task.classification(BINARY01, metrics=("mcc",), single_sentence=True)
@@ -110,13 +115,15 @@ register(Corpus("stsb", "GLUE STS-B (tsv; test unlabeled), or the STS Benchmark'
                 "scores 0-5", STSB,
                 {s: _glue_files("STS-B", s, f"stsbenchmark/sts-{s}.csv") for s in ("train", "dev", "test")},
                 partial(read_stsb, score_range=STSB.score_range), download="stsb",
-                hub=_glue("stsb", None, premise="sentence1", hypothesis="sentence2")))
+                hub=_glue("stsb", None, premise="sentence1", hypothesis="sentence2"),
+                choose_among=SIMILARITY_CANDIDATES))
 register(Corpus("sick-relatedness", "SICK's relatedness scores (1-5; SemEval-2014 Task 1): TRAIN/TRIAL/TEST rows of "
                 "SICK.txt", SICK_RELATEDNESS,
                 {s: ("sick/SICK.txt", "SICK/SICK.txt") for s in ("train", "dev", "test")},
                 partial(read_sick, scores=SICK_RELATEDNESS.score_range), download="sick",
                 hub=HubCopy("RobZamp/sick", None, _TRAIN_DEV_TEST, None, premise="sentence_A", hypothesis="sentence_B",
-                            id_column="id", label="relatedness_score")))
+                            id_column="id", label="relatedness_score"),
+                choose_among=SIMILARITY_CANDIDATES))
 register(Corpus("mrpc", "GLUE MRPC (tsv; test unlabeled), or Microsoft's msr_paraphrase_*.txt split by dev_ids.tsv as "
                 "GLUE splits them: 1 = paraphrase", PARAPHRASE,
                 {"train": _glue_files("MRPC", "train", "glue/MRPC/msr_paraphrase_train.txt",
@@ -127,7 +134,8 @@ register(Corpus("mrpc", "GLUE MRPC (tsv; test unlabeled), or Microsoft's msr_par
                                      "MRPC/msr_paraphrase_test.txt")},
                 read_mrpc, download="mrpc",
                 hub=_glue("mrpc", ("not_equivalent", "equivalent"), premise="sentence1", hypothesis="sentence2",
-                          label_map={"not_equivalent": "0", "equivalent": "1"})))
+                          label_map={"not_equivalent": "0", "equivalent": "1"}),
+                choose_among=SIMILARITY_CANDIDATES))
 register(Corpus("qqp", "GLUE QQP (tsv; test unlabeled): 1 = duplicate questions", PARAPHRASE,
                 {s: _glue_files("QQP", s) for s in ("train", "dev", "test")}, read_qqp, download="qqp",
                 hub=_glue("qqp", ("not_duplicate", "duplicate"), premise="question1", hypothesis="question2",

@@ -20,7 +20,7 @@ from nli_baselines._version import __version__
 from nli_baselines.experiments.configuration.config import RunConfig
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.reports.explanations import classes_of, top_features
-from nli_baselines.experiments.stats.metrics import evaluate, evaluate_scores
+from nli_baselines.experiments.stats.metrics import evaluate, evaluate_scores, task_figures
 from nli_baselines.experiments.stats.resampling import bootstrap
 from nli_baselines.experiments.stats.significance import compare_predictions, compare_with_named
 from nli_baselines.features.featurizer import PairFeaturizer, featurize_progress
@@ -37,11 +37,11 @@ from nli_baselines.models.mean import MeanRegressor
 from ..breakdowns.artifacts import read_artifacts
 from ..outputs.model_files import Predictor
 from ..outputs.records import peak_rss_bytes, versions
-from . import kept_values
+from . import choice, kept_values
 from .parallel import grid_backend, n_jobs, shared
 from .rows import Row, plan_rows
 from .selection import describe_folds, out_of_fold_predictions, stratified_folds, tune
-from .splits import Splits, labels_of, load_splits, targets_of
+from .splits import Splits, labels_of, load_splits, score_range, targets_of
 
 
 @dataclass
@@ -146,14 +146,6 @@ def _fallback(task):
     return (MeanRegressor(), mean_model.SPEC) if task.is_scores else (MajorityClassifier(), majority.SPEC)
 
 
-def score_range(task, y_train: np.ndarray) -> tuple[float, float] | None:
-    """The range a regressor's predictions are clipped to: the task's, else the training scores'."""
-    if task.score_range is not None:
-        return task.score_range
-    low, high = float(np.min(y_train)), float(np.max(y_train))
-    return (low, high) if low < high else None
-
-
 def evaluate_task(task, gold, predicted, labels) -> dict:
     """The figures of one scored split: per class and confusion for labels (`metrics.evaluate`),
     errors and correlations for scores, and the task's own metrics in either case."""
@@ -161,21 +153,6 @@ def evaluate_task(task, gold, predicted, labels) -> dict:
     own = task_figures(task, gold, predicted)
     undefined = {**figures.get("undefined", {}), **own.get("undefined", {})}
     return {**figures, **own, **({"undefined": undefined} if undefined else {})}
-
-
-def task_figures(task, gold, predicted) -> dict:
-    """The task's metrics, and under `Task.selection_metric` the figure that chose settings (the
-    mean of two, where GLUE averages them), which tables and learning curves read. A figure that
-    is undefined (a correlation of constant predictions) is None, and `undefined` (metric ->
-    reason) says why: tables show n/a, and nothing averages it as 0."""
-    figures = task.score(gold, predicted)
-    figures.setdefault(task.selection_metric, task.selection_score(gold, predicted))
-    undefined = task.undefined(gold, predicted)
-    if undefined and figures[task.selection_metric] is None and task.selection_metric not in undefined:
-        undefined[task.selection_metric] = next(iter(undefined.values()))
-    if undefined:
-        figures["undefined"] = undefined
-    return figures
 
 
 def train_figures(task, gold, predicted) -> dict:
@@ -281,6 +258,9 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
     result["metrics"] = {"train": train_figures(task, y_train, train_pred),
                          data.eval_name: evaluate_task(task, y_eval, eval_pred, labels)}
     scored = data.evaluation if data.evaluation is not None else train_pairs
+    genres = by_genre(task, scored, y_eval, eval_pred)
+    if genres:
+        result["metrics"][data.eval_name]["by_genre"] = genres
     shown = (lambda values: [float(v) for v in values]) if task.is_scores else (lambda values: [str(v) for v in values])
     result["predictions"] = {"split": data.eval_name, "ids": [p.id for p in scored],
                              "gold": shown(y_eval), "predicted": shown(eval_pred)}
@@ -302,6 +282,18 @@ def run_row(row: Row, prepared: Prepared, config: RunConfig, jobs: int, *, sampl
     examples_from = {"X": X_eval if data.evaluation is not None else None, "pairs": scored, "gold": y_eval,
                      "predicted": eval_pred}
     return RowOutcome(result, predictor, examples_from)
+
+
+def by_genre(task, pairs, gold, predicted) -> dict:
+    """The task's figures per genre of the scored pairs (STS-B's captions, news and forums;
+    MultiNLI's), where every pair has one and there are several; else {}."""
+    genres = [p.meta.get("genre") for p in pairs]
+    if not genres or not all(genres) or len(set(genres)) < 2:
+        return {}
+    genres = np.asarray(genres, dtype=object)
+    gold, predicted = np.asarray(gold), np.asarray(predicted)
+    return {str(g): {"pairs": int((genres == g).sum()), **task_figures(task, gold[genres == g], predicted[genres == g])}
+            for g in sorted(set(genres))}
 
 
 def _run_shared_row(row: Row, handle, config: RunConfig) -> RowOutcome:
@@ -388,12 +380,20 @@ def run(config: RunConfig, log=None) -> Outcome:
     """Run the configured experiment: its rows from one featurization."""
     log = log or default_log(config)
     notes: list[str] = list(config.notes)
-    rows = plan_rows(config, config.corpus(), notes)
+    corpus = config.corpus()
+    choosing = choice.applies(config, corpus)
+    rows = choice.candidate_rows(config, corpus, notes) if choosing else plan_rows(config, corpus, notes)
     notes += unread_options(config, rows)  # said once, with the results (the report, `RunResult.notes()`)
     prepared = prepare(config, rows, log)
     rows = _runnable(rows, prepared.data, notes)
-    started = time.perf_counter()
     jobs = n_jobs(config.backend, config.jobs)
+    chosen = None
+    if choosing:
+        started = time.perf_counter()
+        row, chosen = choice.choose(rows, prepared, config, jobs, log)
+        rows = [row]
+        prepared.timings["choose"] = time.perf_counter() - started
+    started = time.perf_counter()
     with grid_backend(config.backend, config.scheduler):
         if len(rows) > 1:
             with shared(prepared, config.backend, jobs) as handle:
@@ -403,6 +403,8 @@ def run(config: RunConfig, log=None) -> Outcome:
             outcomes = [run_row(rows[0], prepared, config, jobs, progress=config.progress)]
     prepared.timings["fit_and_evaluate"] = time.perf_counter() - started
     results = [o.result for o in outcomes]
+    if chosen is not None and "selection" in results[0]:  # its setting came with the baseline's choice
+        results[0]["selection"]["by"] = f"{chosen['rule']}, with the feature group and model (the choice above)"
     task = prepared.data.corpus.task
     if len(results) > 1:
         compare_with_full_set(rows, results, task)
@@ -423,6 +425,8 @@ def run(config: RunConfig, log=None) -> Outcome:
         "peak_rss_bytes": peak_rss_bytes(),
         "versions": versions(),
     }
+    if chosen is not None:
+        record["choice"] = chosen
     if len(results) == 1:
         record["metrics"] = results[0]["metrics"]
     if getattr(config, "artifact_table", False) and (reading := read_artifacts(results)):

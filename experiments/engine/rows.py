@@ -228,12 +228,12 @@ def plan_rows(config: RunConfig, corpus, notes: list | None = None) -> list[Row]
         if not spec.uses_features:
             raise UsageError(f"--ablation-table ablates feature types; model {spec.name!r} reads no features")
         full = resolve_types(config.features, config.ablate, corpus, notes)
-        rows = [Row(_row_name(spec.name, config.features), spec, full, binary, reference=True)]
-        rows += [Row(_row_name(spec.name, f"-{t}"), spec, resolve_types(list(full), [t]), binary)
+        rows = [Row(row_name(spec.name, config.features), spec, full, binary, reference=True)]
+        rows += [Row(row_name(spec.name, f"-{t}"), spec, resolve_types(list(full), [t]), binary)
                  for t in full if len(full) > 1]
         return check_wordnet(rows, f"--features {config.features}")
     types = resolve_types(config.features, config.ablate, corpus, notes) if spec.uses_features else ()
-    name = _row_name(spec.name, "-".join([config.features, *config.ablate])) if spec.uses_features else spec.name
+    name = row_name(spec.name, "-".join([config.features, *config.ablate])) if spec.uses_features else spec.name
     return check_wordnet([Row(name, spec, types, binary)], f"--features {config.features}")
 
 
@@ -248,7 +248,7 @@ def check_wordnet(rows: list[Row], asked: str) -> list[Row]:
     return rows
 
 
-def _row_name(model: str, features_name: str) -> str:
+def row_name(model: str, features_name: str) -> str:
     return features_name if model in DEFAULT_MODELS.values() else f"{model} {features_name}"
 
 

@@ -20,6 +20,7 @@ on the twice-in-a-row rule alone: McNemar's test compares accuracies.
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -109,7 +110,8 @@ def describe_folds(folds, seed: int, task=None) -> str:
 
 def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, cv_folds: int = 5, seed: int = 0,
            jobs: int = 1, extend: dict | None = None, path: str | None = None,
-           describe: Callable[[Any], dict] | None = None, progress: bool = False, task=None) -> Selection:
+           describe: Callable[[Any], dict] | None = None, progress: bool = False, task=None,
+           stronger: str = "smaller") -> Selection:
     """Pick the candidate of `grid` (parameter -> values, tried in order) with the best score: the
     task's selection metric (`Task.select_by`; accuracy where no task is given).
 
@@ -121,7 +123,9 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
     path: the parameter the estimator fits as a path (`Tuning.path`): on a dev split, when the
         grid varies it alone, the candidates are fitted by `estimator.fit_path`, scored as they
         come, the path stops once dev accuracy has fallen twice in a row or significantly below
-        the best (`SIGNIFICANT_FALL`), and the chosen fit is kept (`Selection.model`).
+        the best (`SIGNIFICANT_FALL`), and the chosen fit is kept (`Selection.model`). A score
+        task on the CV route fits it fold by fold along the path (`cv_along_path`).
+    stronger: which end of the path's grid regularizes more (`Tuning.stronger`).
     describe: fitted model -> facts about the fit, recorded per candidate of a path.
     progress: a progress bar that advances per candidate of a path (on stderr).
     task: the corpus' `Task`, whose selection metric scores the candidates; on a CV route the
@@ -139,6 +143,17 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
     if all(len(values) == 1 for values in grid.values()):  # one candidate: nothing to choose, nothing to fit
         return Selection({name: values[0] for name, values in grid.items()}, {}, "the only candidate given")
     title = "accuracy" if task.by_accuracy else task.selection_title
+    if X_dev is None and task.is_scores and path is not None and list(grid) == [path] and hasattr(estimator, "fit_path"):
+        folds = stratified_folds(y_train, cv_folds, seed, task)
+        if folds is not None:
+            tried = cv_along_path(estimator, path, grid[path], stronger, (extend or {}).get(path), X_train, y_train,
+                                  folds, task, jobs)
+            best = max(tried.values, key=lambda item: item[1])[0]
+            return Selection({path: best}, {candidate_label({path: v}): float(s) for v, s, _ in
+                                            sorted(tried.values, key=lambda item: item[0])},
+                             describe_folds(folds, seed, task) + f", {title}", tried.extended,
+                             _edge(sorted(set(grid[path]) | set(tried.extended)), best),
+                             path=path, skipped=tried.skipped, stopped=tried.stopped)
     if X_dev is not None:
         X, y = _stack(X_train, X_dev), np.concatenate([y_train, task.targets(y_dev)])
         cv = PredefinedSplit(np.r_[np.full(len(y_train), -1), np.zeros(len(y_dev), dtype=int)])
@@ -211,6 +226,71 @@ def _pooled_scores(estimator, grid: dict, X, y, splits, task, jobs: int) -> list
         pooled = np.concatenate([np.asarray(part, dtype=y.dtype) for part in parts])
         out.append((dict(params), task.selection_score(y[order], pooled)))
     return out
+
+
+@dataclass
+class PathCV:
+    """A path fitted fold by fold (`cv_along_path`): (value, pooled score, out-of-fold
+    predictions) per value in the order tried, the grid values never tried, and why it stopped."""
+
+    values: list
+    skipped: list
+    stopped: str | None
+    extended: list
+
+
+def cv_along_path(estimator, name: str, grid, stronger: str, limits, X, y, folds, task, jobs: int = 1) -> PathCV:
+    """Every value of the path parameter `name` scored by CV, each fold's model fitted along the
+    path (`fit_path`, each fit starting from that fold's fit at the value before), from the end of
+    the grid that regularizes most (`stronger`: "smaller" or "larger" values, `Tuning.stronger`).
+    The task's selection score of all out-of-fold predictions together is computed after each
+    value, and the path stops once it has fallen twice in a row: the weakest settings are the
+    slowest fits (ridge regression's smallest alphas take thousands of LSQR iterations), and past
+    the peak the score only falls. When the best value sits at an end of the grid, the grid
+    grows past it (`limits`, as `choose` extends it) while each step is strictly better.
+    Folds are fitted on `jobs` threads (the work is numpy and scipy, which release the GIL)."""
+    values = sorted(grid, reverse=stronger == "larger")
+    fitted: dict = {}  # value -> (pooled score, out-of-fold predictions), in the order tried
+    last: list = [None] * len(folds)  # per fold, its fit at the latest value
+    first: list = [None] * len(folds)  # per fold, its fit at the strongest value
+
+    def step(value, starts):
+        def one(k):
+            train, test = folds[k]
+            model = next(iter(clone(estimator).fit_path(_take(X, train), y[train], [value], start=starts[k])))
+            return model, model.predict(_take(X, test))
+        with ThreadPoolExecutor(max(1, min(jobs, len(folds)))) as pool:
+            done = list(pool.map(one, range(len(folds))))
+        predicted = np.empty(len(y), dtype=np.float64 if task.is_scores else object)
+        for (_, test), (_, part) in zip(folds, done):
+            predicted[test] = part
+        fitted[value] = (task.selection_score(y, predicted), predicted)
+        return [model for model, _ in done]
+
+    stopped, skipped = None, []
+    for i, value in enumerate(values):
+        last = step(value, last)
+        if i == 0:
+            first = last
+        scores = [rank(fitted[v][0]) for v in values[max(0, i - 2):i + 1]]
+        if len(scores) == 3 and scores[2] < scores[1] < scores[0] and i + 1 < len(values):
+            stopped, skipped = "fell twice in a row", values[i + 1:]
+            break
+    best = max(fitted, key=lambda v: rank(fitted[v][0]))  # the first of equals: the stronger regularization
+    ordered, extended = sorted(values), []
+    if limits is not None and len(ordered) > 1 and best in (ordered[0], ordered[-1]):
+        for new in _extensions(ordered, lambda: best, limits):
+            strong_end = (new == ordered[0]) == (stronger == "smaller")
+            models = step(new, first if strong_end else last)
+            if strong_end:
+                first = models
+            else:
+                last = models
+            extended.append(new)
+            if rank(fitted[new][0]) <= rank(fitted[best][0]):
+                break  # no better beyond the end: the choice is bracketed
+            best = new
+    return PathCV([(value, *fitted[value]) for value in fitted], skipped, stopped, extended)
 
 
 def _take(X, idx):
@@ -364,7 +444,7 @@ def tune(spec, estimator, given: dict, X_train, y_train, X_sel=None, y_sel=None,
     on_dev = judge(spec, tune_on, len(y_train), None if y_sel is None else len(y_sel)) == "dev"
     selection = choose(estimator, grid, X_train, y_train, X_sel if on_dev else None, y_sel if on_dev else None,
                        cv_folds=cv_folds, seed=seed, jobs=jobs, extend=spec.tuning.extend, path=spec.tuning.path,
-                       describe=spec.describe, progress=progress, task=task)
+                       describe=spec.describe, progress=progress, task=task, stronger=spec.tuning.stronger)
     estimator.set_params(**selection.chosen)
     return selection
 

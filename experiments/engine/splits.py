@@ -210,3 +210,10 @@ def _require_labels(data, what: str, purpose: str) -> None:
     if data.columns:
         detail += f"; its columns are {', '.join(data.columns)} (the label column is set by --label-column)"
     raise UsageError(f"the {what} split{where} needs gold labels to {purpose}: {detail}")
+
+def score_range(task, y_train: np.ndarray) -> tuple[float, float] | None:
+    """The range a regressor's predictions are clipped to: the task's, else the training scores'."""
+    if task.score_range is not None:
+        return task.score_range
+    low, high = float(np.min(y_train)), float(np.max(y_train))
+    return (low, high) if low < high else None

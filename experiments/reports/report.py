@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from nli_baselines.experiments.breakdowns.hans import HEURISTICS, followed
 from nli_baselines.experiments.corpora.readers.hans import HANS_ENTAILMENT, HANS_NON_ENTAILMENT
+from nli_baselines.experiments.corpora.task import rank
 from nli_baselines.experiments.stats.significance import LEVEL, comparisons, corrected_level
 from nli_baselines.features.runtime.shown import shown as shown_text
 
@@ -184,6 +185,35 @@ def summary(record: dict) -> Table:
     return Table(lines[0], lines[1:], out)
 
 
+def choice_table(record: dict) -> Table | None:
+    """The candidates a run chose its baseline among (`engine.choice`): each setting's CV figure
+    on all out-of-fold predictions together, its mean and spread over the folds; None when the
+    run chose none."""
+    chosen = record.get("choice")
+    if not chosen:
+        return None
+    metric = chosen["metric"]
+    lines = [["candidate", "setting", "CV (pooled)", "CV mean", "CV sd", ""]]
+    best = max(chosen["candidates"], key=lambda c: rank(c["pooled"][metric]))
+    for candidate in chosen["candidates"]:
+        lines.append([candidate["name"], ", ".join(f"{k}={v}" for k, v in candidate["params"].items()),
+                      _figure(metric, candidate["pooled"][metric]), _figure(metric, candidate["mean"][metric]),
+                      _figure(metric, candidate["sd"][metric]), "chosen" if candidate is best else ""])
+    title = (f"baseline chosen by {chosen['rule']}, by {chosen['by']} ({len(chosen['candidates'])} settings tried, "
+             f"{chosen['seconds']:.0f}s); dev scored once, by the chosen one:")
+    return Table(lines[0], lines[1:], title=title)
+
+
+def genre_line(m: dict, task: dict) -> str | None:
+    """`by genre: captions (625) Pearson 86.3 / Spearman 86.0; ...`, or None without genres."""
+    genres = m.get("by_genre")
+    if not genres:
+        return None
+    return "  by genre: " + "; ".join(
+        f"{genre} ({g['pairs']}) " + " / ".join(f"{SHORT[name]} {_figure(name, g[name])}" for name in task["metrics"])
+        for genre, g in genres.items())
+
+
 def _test_words(test: dict) -> str:
     if "mcnemar_p" in test:
         return "McNemar's exact p on the pairs where they disagree"
@@ -239,9 +269,10 @@ def bootstrap_line(b: dict, single: float | None = None) -> str:
     return line
 
 
-def detail(row: dict, eval_name: str) -> str:
+def detail(row: dict, eval_name: str, task: dict | None = None) -> str:
     """Per-class precision/recall/F1 and the confusion matrix (labels) or the errors and
-    correlations (scores), the selection and the fitted model of one row."""
+    correlations (scores), the figures per genre, the selection and the fitted model of one row.
+    task: the record's task, whose metrics the figures per genre show."""
     m = row["metrics"][eval_name]
     if "confusion" not in m:  # a score task
         out = [f"{_text(row['name'])} on {eval_name} ({m['pairs']} pairs): Pearson {_cell(m, 'pearson')}, "
@@ -264,6 +295,9 @@ def detail(row: dict, eval_name: str) -> str:
         for name in ("f1", "mcc"):
             if name in m:
                 out.append(f"  {SHORT[name]} {_figure(name, m[name])}")
+    genres = genre_line(m, task or {"metrics": ["pearson", "spearman"] if "confusion" not in m else ["accuracy"]})
+    if genres:
+        out.append(genres)
     if "selection" in row:
         scores = ", ".join(f"{name}: {_points(a)}" for name, a in row["selection"]["scores"].items())
         selection = row["selection"]
@@ -320,8 +354,10 @@ def format_report(record: dict) -> str:
              f"evaluated on {eval_name}; features: "
              f"{', '.join(record['features']['active']) or 'none (the model reads the pairs themselves)'}"]
     parts += data_notes(record)
+    chosen = choice_table(record)
+    parts += ["", chosen.text()] if chosen else []
     parts += ["", summary_table(record), ""]
-    parts += [detail(row, eval_name) + "\n" for row in record["rows"]]
+    parts += [detail(row, eval_name, _task(record)) + "\n" for row in record["rows"]]
     parts.append(f"stages: {stages}; peak RSS {record['peak_rss_bytes'] / 2 ** 20:.0f} MiB")
     return "\n".join(parts)
 

@@ -34,3 +34,17 @@ def evaluate_scores(y_true, y_pred) -> dict:
     return {**figures, "gold_mean": float(gold.mean()) if len(gold) else None,
             "predicted_mean": float(predicted.mean()) if len(predicted) else None, "pairs": int(len(gold)),
             **({"undefined": undefined} if undefined else {})}
+
+def task_figures(task, gold, predicted) -> dict:
+    """The task's metrics, and under `Task.selection_metric` the figure that chose settings (the
+    mean of two, where GLUE averages them), which tables and learning curves read. A figure that
+    is undefined (a correlation of constant predictions) is None, and `undefined` (metric ->
+    reason) says why: tables show n/a, and nothing averages it as 0."""
+    figures = task.score(gold, predicted)
+    figures.setdefault(task.selection_metric, task.selection_score(gold, predicted))
+    undefined = task.undefined(gold, predicted)
+    if undefined and figures[task.selection_metric] is None and task.selection_metric not in undefined:
+        undefined[task.selection_metric] = next(iter(undefined.values()))
+    if undefined:
+        figures["undefined"] = undefined
+    return figures

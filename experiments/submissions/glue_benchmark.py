@@ -74,16 +74,18 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
             log(f"[{n}/{len(chosen)}] {task.name}: skipped ({why})")
             continue
         features = task.features
-        if _reads_wordnet(features) and not wordnet_available():
+        if features is not None and _reads_wordnet(features) and not wordnet_available():
             features = task.without_wordnet
             notes_all.append(f"{task.name}: WordNet 3.0 is not installed, so {features} stands in for {task.features} "
                              f"({setup_command()})")
             log(f"note: {notes_all[-1]}")
-        log(f"[{n}/{len(chosen)}] {task.name}: {features}" + (f", {task.model}" if task.model else "")
+        log(f"[{n}/{len(chosen)}] {task.name}: " + (f"{features}" + (f", {task.model}" if task.model else "")
+                                                     if features is not None else "chosen by 5-fold CV on train")
             + f" on {task.corpus}")
         begun = time.perf_counter()
-        options = dict(dataset=task.corpus, features=features, data_dir=str(data_dir), jobs=jobs,
-                       quiet=not progress)
+        options = dict(dataset=task.corpus, data_dir=str(data_dir), jobs=jobs, quiet=not progress)
+        if features is not None:
+            options.update(features=features, choose="off")
         if task.model:
             options["model"] = task.model
         config = RunConfig(**options)
@@ -119,10 +121,7 @@ def run_benchmark(out: Path, *, data_dir, tasks=None, jobs: int = 1, progress: b
              "files": [str(p) for p in written], "missing_files": lacking, "zip": str(zip_path),
              "dev_figures": {name: figures(r) for name, r in records.items()},
              "notes": notes_all,
-             "chosen": {name: {"features": records[name]["features"]["active"],
-                               "model": records[name]["rows"][0]["model"],
-                               "settings": records[name]["rows"][0].get("selection", {}).get("chosen")}
-                        for name in records},
+             "chosen": {name: chosen_baseline(name, record) for name, record in records.items()},
              "paper_dev": PAPER_DEV, "paper_source": PAPER_SOURCE, "seconds": time.perf_counter() - started,
              "versions": versions()}
     write_json_atomic(out / "glue.json", whole)
@@ -150,8 +149,47 @@ def _shown(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.1f}"  # n/a: undefined, never 0
 
 
+def _points(share: float | None) -> str:
+    return _shown(None if share is None else 100 * share)
+
+
 def figures_text(record: dict) -> str:
     return " / ".join(f"{METRICS[name].title} {_shown(value)}" for name, value in figures(record).items())
+
+
+def chosen_baseline(name: str, record: dict) -> dict:
+    """What a task's run fitted (features, model, setting) and the rule that chose it; for a
+    choice by CV, its figures: the selection metric pooled, and its mean and spread over folds."""
+    row = record["rows"][0]
+    out = {"features": row["features"], "model": row["model"],
+           "settings": row.get("selection", {}).get("chosen"), "rule": BY_NAME[name].rule}
+    choice = record.get("choice")
+    if choice:
+        out["rule"] = choice["rule"]
+        out["cv"] = {"metric": choice["metric"], "by": choice["by"], "name": choice["chosen"]["name"],
+                     **{k: choice["chosen"][k] for k in ("pooled", "mean", "sd")}}
+    return out
+
+
+def baseline_lines(whole: dict) -> list[str]:
+    """Which baseline each task ran and which rule chose it: the CV choice's figures where the
+    task chose at run time, one line for the fixed ones."""
+    out, fixed = [], []
+    for name, chosen in whole.get("chosen", {}).items():
+        if "cv" not in chosen:
+            fixed.append(name)
+            continue
+        setting = ", ".join(f"{k}={v}" for k, v in (chosen.get("settings") or {}).items())
+        cv, key = chosen["cv"], chosen["cv"]["metric"]
+        # The candidate's name ("stacked_ridge strongest,similarity"): a list of 18 types is one
+        # word no note can wrap.
+        what = cv.get("name") or f"{chosen['model']} on {', '.join(chosen['features'])}"
+        out.append(f"  {name}: {what}" + (f" ({setting})" if setting else "")
+                   + f", chosen by {chosen['rule']}: CV {cv['by']} {_points(cv['mean'][key])} over the folds "
+                   f"(sd {_points(cv['sd'][key])})")
+    if fixed:
+        out.append(f"  {', '.join(fixed)}: fixed baselines, chosen on dev when docs/submissions.md's table was measured")
+    return out
 
 
 def table(whole: dict) -> str:
@@ -187,6 +225,7 @@ def glue_table(whole: dict) -> Table:
                      f"{' with a defined figure' if whole.get('undefined') else ''}, "
                      f"{', '.join(ran) or 'none'}; the paper's over the same")
     notes.append(f"the paper's columns: {PAPER_SOURCE}")
+    notes += [line.strip() for line in baseline_lines(whole)]
     notes += [f"note: {note}" for note in whole.get("notes", [])]
     if whole["missing_files"]:
         notes.append(f"partial submission: {', '.join(whole['missing_files'])} missing (the server takes only "

@@ -33,7 +33,7 @@ def read_stsb(path: Path, dataset: str, split: str, on_bad_row: str = "error", *
                 continue
         sentences = sentence_pair(row["sentence1"], row["sentence2"], ("sentence1", "sentence2"), number, bad)
         if sentences is not None:
-            pairs.append(Pair(row["index"], *sentences, score))
+            pairs.append(Pair(row["index"], *sentences, score, meta=_genre(row.get("genre"))))
     return bad.split(dataset, split, pairs)
 
 
@@ -58,5 +58,15 @@ def read_sts_benchmark(path: Path, dataset: str, split: str, on_bad_row: str = "
             continue
         sentences = sentence_pair(cells[5].strip(), cells[6].strip(), ("sentence1", "sentence2"), number, bad)
         if sentences is not None:
-            pairs.append(Pair(str(bad.rows - 1), *sentences, score))
+            pairs.append(Pair(str(bad.rows - 1), *sentences, score, meta=_genre(cells[0])))
     return bad.split(dataset, split, pairs)
+
+
+def _genre(value: str | None) -> dict:
+    """A pair's `meta` holding its genre (captions, news or forums; cross-validation stratifies
+    by it, and reports break dev figures down by it): the file's `main-captions`, `main-news`,
+    `main-forum` or `main-forums` without the prefix, forum and forums as one."""
+    if not value:
+        return {}
+    genre = value.strip().lower().removeprefix("main-")
+    return {"genre": "forums" if genre == "forum" else genre}
