@@ -44,6 +44,12 @@ RECORDS: dict[str, tuple[Path, list[str], str]] = {
                                    "--overwrite", "--out", "{out}"],
                                   "the corpus under NLI_DATA_DIR and WordNet" if dataset != "demo" else "WordNet")
        for dataset in ("sick", "rte3", "rte", "cb", "demo")},
+    # The similarity and paraphrase tasks' baselines, chosen by 5-fold CV on train (`--choose auto`).
+    **{f"choice-{dataset}": (RECORDS_DIR / f"choice-{dataset}.json",
+                             ["experiments/run.py", "--dataset", dataset, "--jobs", "2", "--quiet", "--overwrite", "--out",
+                              "{out}"],
+                             "the corpus under NLI_DATA_DIR and WordNet")
+       for dataset in ("stsb", "sick-relatedness", "mrpc")},
     "main-job": (RECORDS_DIR / "main-job.json",
                  ["benchmarks/benchmark.py", "--main-job", "--repeats", "1", "--sizes", "10000,50000,150000,550152",
                   "--json", "{out}"], "nothing (a generated corpus); a quiet machine (--repeats 3 there)"),
@@ -214,18 +220,83 @@ def results_table() -> tuple[list[list[str]], dict[str, str]]:
 
 
 def results_markdown() -> str:
-    rows, sources = results_table()
+    return _markdown(*results_table())
+
+
+# The similarity and paraphrase tasks (`--choose auto`: the baseline chosen by CV on train, dev
+# scored once), beside the GLUE paper's dev figures and the best of their SemEval tasks (test):
+# Models and runs shows it (the `similarity-table` directive), README holds a copy.
+SIMILARITY_TASKS = (("STS-B", "choice-stsb", "STS-B", ("pearson", "spearman")),
+                    ("SICK relatedness (dev: TRIAL)", "choice-sick-relatedness", None, ("pearson", "spearman")),
+                    ("MRPC", "choice-mrpc", "MRPC", ("accuracy", "f1")))  # (title, record, GLUE task, metrics)
+_METRIC_TITLES = {"pearson": "Pearson", "spearman": "Spearman", "accuracy": "accuracy", "f1": "F1"}
+
+
+def _pct_pair(figures: dict, metrics) -> str:
+    return " / ".join(FORMATS["pct"](figures[m]) if figures.get(m) is not None else "n/a" for m in metrics)
+
+
+def _chosen_words(record: dict) -> str:
+    chosen = record["choice"]["chosen"]
+    setting = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in chosen["params"].items())
+    row = record["rows"][0]
+    inner = row.get("selection", {}).get("chosen") or {}
+    setting = setting or ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in inner.items())
+    return f"`{chosen['name']}`" + (f" ({setting})" if setting else "")
+
+
+def similarity_table() -> tuple[list[list[str]], dict[str, str]]:
+    """The similarity table's cells, a header row first; and the published figures' sources by key."""
+    from nli_baselines.experiments.reports.published import GLUE_BASELINES, semeval_best
+    head = ["task", "metrics", "baseline chosen by 5-fold CV on train", "CV mean (sd over folds)", "dev",
+            "dev Pearson by genre", *(f"{name}, dev" for name in GLUE_BASELINES), "SemEval's best, test"]
+    body, sources = [head], {}
+    for title, name, glue_task, metrics in SIMILARITY_TASKS:
+        record = load(name)
+        choice = record["choice"]["chosen"]
+        cv = " / ".join(FORMATS["pct"](choice["mean"][m]) for m in metrics)
+        sd = " / ".join(FORMATS["pct"](choice["sd"][m]) for m in metrics)
+        dev = record["rows"][0]["metrics"][record["data"]["eval_split"]]
+        genres = "; ".join(f"{genre} {_pct_pair(g, metrics[:1])}" for genre, g in dev.get("by_genre", {}).items())
+        cells = [title, " / ".join(_METRIC_TITLES[m] for m in metrics), _chosen_words(record), f"{cv} ({sd})",
+                 _pct_pair(dev, metrics), genres]
+        cells += [_glue_pair(baseline, glue_task, metrics) for baseline in GLUE_BASELINES]
+        best = semeval_best(record["data"]["dataset"])
+        if best is not None:
+            sources[best.mark] = best.text
+        cells.append("" if best is None else f"{best.value:.1f} ({best.figure.row}) [{best.mark}]")
+        body.append(cells)
+    return body, sources
+
+
+def _glue_pair(baseline: str, task: str | None, metrics) -> str:
+    from nli_baselines.experiments.reports.published import GLUE, GLUE_BASELINES, figure
+    if task is None:
+        return ""
+    return " / ".join(f"{figure(GLUE, 'Table 6', GLUE_BASELINES[baseline], f'{task} {_METRIC_TITLES[m]}').value:.1f}"
+                      for m in metrics)
+
+
+def _markdown(rows: list[list[str]], sources: dict[str, str]) -> str:
     lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
     lines += ["| " + " | ".join(row) + " |" for row in rows[1:]]
     return "\n".join(lines) + "\n\n" + "\n".join(f"[{key}] {text}.  " for key, text in sources.items()) + "\n"
+
+
+def similarity_markdown() -> str:
+    return _markdown(*similarity_table())
 
 
 README_TABLE = re.compile(r"(<!-- results-table: python docs/records.py --readme writes it -->\n)(.*?)(<!-- /results-table -->)",
                           re.S)
 
 
-def readme_table(text: str) -> str | None:
-    found = README_TABLE.search(text)
+README_SIMILARITY = re.compile(r"(<!-- similarity-table: python docs/records.py --readme writes it -->\n)(.*?)"
+                               r"(<!-- /similarity-table -->)", re.S)
+
+
+def readme_table(text: str, pattern: re.Pattern = README_TABLE) -> str | None:
+    found = pattern.search(text)
     return found[2] if found else None
 
 
@@ -293,7 +364,7 @@ def _simple_role(function):
     return role
 
 
-def _results_directive():
+def _results_directive(make_cells=None):
     from docutils import nodes
     from docutils.parsers.rst import Directive
     from docutils.statemachine import StringList
@@ -301,9 +372,9 @@ def _results_directive():
     class ResultsTable(Directive):
         def run(self):
             try:
-                rows, sources = results_table()
+                rows, sources = (make_cells or results_table)()
             except FigureError as error:
-                return [self.state.document.reporter.warning(f"results table: {error}", line=self.lineno)]
+                return [self.state.document.reporter.warning(f"{self.name}: {error}", line=self.lineno)]
             table = nodes.table()
             group = nodes.tgroup(cols=len(rows[0]))
             table += group
@@ -339,6 +410,7 @@ def setup(app):
     app.add_role("acc", _simple_role(accuracy))    # {acc}`sick lexicalized`: a --paper-table row's accuracy
     app.add_role("vs", _simple_role(versus))       # {vs}`sick strongest`: its difference and McNemar's p
     app.add_directive("results-table", _results_directive())
+    app.add_directive("similarity-table", _results_directive(similarity_table))
     app.connect("builder-inited", _draw)
     return {"parallel_read_safe": True}
 
@@ -368,14 +440,17 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--list", action="store_true", help="the records, their files and commands")
     parser.add_argument("--write", nargs="+", metavar="NAME", help="run these records' commands again ('all': every one)")
-    parser.add_argument("--readme", action="store_true", help="write README's results table from the records")
+    parser.add_argument("--readme", action="store_true", help="write README's results and similarity tables from the records")
     args = parser.parse_args(argv)
     if args.readme:
         readme = REPO / "README.md"
         text = readme.read_text(encoding="utf-8")
-        if readme_table(text) is None:
-            parser.error("README.md has no <!-- results-table: ... --> block")
-        readme.write_text(README_TABLE.sub(lambda m: m[1] + results_markdown() + m[3], text), encoding="utf-8")
+        for block, pattern, markdown in (("results-table", README_TABLE, results_markdown),
+                                         ("similarity-table", README_SIMILARITY, similarity_markdown)):
+            if readme_table(text, pattern) is None:
+                parser.error(f"README.md has no <!-- {block}: ... --> block")
+            text = pattern.sub(lambda m: m[1] + markdown() + m[3], text)
+        readme.write_text(text, encoding="utf-8")
         return 0
     if args.write:
         names = list(RECORDS) if args.write == ["all"] else args.write

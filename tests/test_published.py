@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from nli_baselines.experiments.reports.published import (EOP, FIGURES, GLUE, SEMEVAL, SNLI, SNLI_LEARNING_CURVE,
+from nli_baselines.experiments.reports.published import (EOP, FIGURES, GLUE, SEMEVAL, SEMEVAL2017, SNLI, SNLI_LEARNING_CURVE,
                                                           figure, glue_dev, published)
 from nli_baselines.experiments.submissions.glue_benchmark import PAPER_DEV, one_decimal, table
 from nli_baselines.features.registry import GROUPS
@@ -37,6 +37,9 @@ PINNED = [
      "RTE-3 accuracy", "test", 64.375),
     ("semeval2014", "DOI 10.3115/v1/S14-2001", "entailment subtask, primary runs", "Illinois-LH", "accuracy", "test",
      84.6),
+    ("semeval2014", "DOI 10.3115/v1/S14-2001", "relatedness subtask, primary runs", "ECNU_run1", "Pearson", "test",
+     82.8),
+    ("semeval2017", "arXiv 1708.00055v1", "STS Benchmark results", "ECNU", "STS Benchmark test", "test", 81.0),
     *[("glue", GLUE_ARXIV, "Table 6", row, column, "dev", value) for row, column, value in (
         ("CBoW", "CoLA MCC", 4.6), ("CBoW", "SST-2 accuracy", 79.5), ("CBoW", "MRPC accuracy", 75.0),
         ("CBoW", "MRPC F1", 83.7), ("CBoW", "STS-B Pearson", 70.6), ("CBoW", "STS-B Spearman", 71.1),
@@ -67,10 +70,10 @@ PINNED = [
 
 def test_every_published_figure_is_pinned_to_its_source():
     held = [(f.paper.key, f.paper.identifier, f.table, f.row, f.column, f.split, f.value) for f in FIGURES]
-    assert len(held) == len(set(held)) == len(PINNED) == 86
+    assert len(held) == len(set(held)) == len(PINNED) == 88
     assert sorted(held, key=repr) == sorted(PINNED, key=repr)
     for f in FIGURES:  # each says where the project read it
-        assert f.read_in.startswith(("DESIGN.md section 5", "the suite's earlier GLUE table"))
+        assert f.read_in.startswith(("DESIGN.md section 5", "the suite's earlier GLUE table", "issue 47's reading"))
         assert f.source.startswith(f.paper.cite) and f"row {f.row}, column {f.column} ({f.split})" in f.source
 
 
@@ -132,7 +135,7 @@ def test_the_run_tables_notes_name_the_source():
     assert shown.text == ("SNLI paper Table 5 (DOI 10.18653/v1/D15-1075): the paper's logistic regression, 3-class "
                           "accuracy, test")
     assert SNLI_LEARNING_CURVE["lexicalized"][550152] == 78.2 and SNLI_LEARNING_CURVE["unlexicalized"][1] == 33.4
-    assert {f.paper for f in FIGURES} == {SNLI, EOP, SEMEVAL, GLUE}
+    assert {f.paper for f in FIGURES} == {SNLI, EOP, SEMEVAL, SEMEVAL2017, GLUE}
 
 
 def _markdown_rows(text: str, head: str) -> dict[str, list[str]]:
@@ -194,13 +197,31 @@ def test_the_results_tables_show_the_published_figures_of_the_module(page):
 def test_the_readme_glue_table_shows_table_6():
     rows = _markdown_rows((REPO / "README.md").read_text(encoding="utf-8"), "| task | metric | this suite |")
     columns = {"CBoW": 3, "BiLSTM": 4, "GenSen": 5}
-    task_metrics = {"STS-B": ("STS-B Pearson", "STS-B Spearman"), "MRPC": ("MRPC accuracy", "MRPC F1"),
-                    "CoLA": ("CoLA MCC",), "SST-2": ("SST-2 accuracy",), "RTE": ("RTE accuracy",)}
+    task_metrics = {"CoLA": ("CoLA MCC",), "SST-2": ("SST-2 accuracy",), "RTE": ("RTE accuracy",)}
+    assert set(rows) == set(task_metrics)  # STS-B and MRPC are in the similarity table, from their records
     for task, metrics in task_metrics.items():
         for model, at in columns.items():
             row = "BiLSTM (single-task)" if model == "BiLSTM" else model
             expected = " / ".join(f"{figure(GLUE, 'Table 6', row, m).value:.1f}" for m in metrics)
             assert rows[task][at] == expected, (task, model)
+
+
+def test_the_similarity_table_shows_table_6_and_semeval_beside_each_task():
+    sys.path.insert(0, str(REPO / "docs"))
+    import records  # docs/records.py
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    assert records.readme_table(text, records.README_SIMILARITY) == records.similarity_markdown(), \
+        "README's similarity table differs from the records: python docs/records.py --readme rewrites it"
+    rows = _markdown_rows(text, "| task | metrics | baseline chosen by 5-fold CV on train")
+    assert list(rows) == ["STS-B", "SICK relatedness (dev: TRIAL)", "MRPC"]
+    glue_metrics = {"STS-B": ("STS-B Pearson", "STS-B Spearman"), "MRPC": ("MRPC accuracy", "MRPC F1")}
+    for at, row in ((6, "CBoW"), (7, "BiLSTM (single-task)"), (8, "GenSen")):
+        for task, metrics in glue_metrics.items():
+            assert rows[task][at] == " / ".join(f"{figure(GLUE, 'Table 6', row, m).value:.1f}" for m in metrics)
+        assert rows["SICK relatedness (dev: TRIAL)"][at] == ""
+    assert rows["STS-B"][9] == "81.0 (ECNU) [S17]"
+    assert rows["SICK relatedness (dev: TRIAL)"][9] == "82.8 (ECNU_run1) [S14r]"
+    assert rows["MRPC"][9] == ""
 
 
 def test_the_guides_glue_output_shows_table_6_and_its_averages():

@@ -43,11 +43,15 @@ EOP = Paper("eop", "EOP", "the Excitement Open Platform's EditDistanceEDA, its d
 SEMEVAL = Paper("semeval2014", "SemEval-2014 Task 1", "Marelli, Bentivogli, Baroni, Bernardi, Menini and Zamparelli 2014, SemEval-2014 Task 1: "
                                "Evaluation of Compositional Distributional Semantic Models on Full Sentences through "
                                "Semantic Relatedness and Textual Entailment, SemEval 2014", "DOI 10.3115/v1/S14-2001")
+SEMEVAL2017 = Paper("semeval2017", "SemEval-2017 Task 1", "Cer, Diab, Agirre, Lopez-Gazpio and Specia 2017, SemEval-2017 Task 1: "
+                                   "Semantic Textual Similarity Multilingual and Cross-lingual Focused Evaluation, "
+                                   "SemEval 2017", "arXiv 1708.00055v1")
 GLUE = Paper("glue", "GLUE paper", "Wang, Singh, Michael, Hill, Levy and Bowman 2019, GLUE: A Multi-Task Benchmark and Analysis "
                      "Platform for Natural Language Understanding, ICLR 2019", "arXiv 1804.07461v3")
 
 # Where the project read a figure (`Figure.read_in`).
 DESIGN = "DESIGN.md section 5 (its reading of the source)"
+ISSUE_47 = "issue 47's reading of the source (its table could not be read here)"
 EARLIER = "the suite's earlier GLUE table (not in DESIGN.md; its source not re-read here)"
 
 
@@ -155,6 +159,11 @@ FIGURES: tuple[Figure, ...] = (
     Figure(SEMEVAL, "entailment subtask, primary runs", "Illinois-LH", "accuracy", "test", 84.6,
            note="the task's best system (feature-based), 3-class accuracy on SICK"),
     *_glue(),
+    # The similarity tasks' best systems at their SemEval (test), as issue 47 reads them.
+    Figure(SEMEVAL, "relatedness subtask, primary runs", "ECNU_run1", "Pearson", "test", 82.8, read_in=ISSUE_47,
+           note="the relatedness subtask's best system (feature-based), Pearson x 100 on SICK"),
+    Figure(SEMEVAL2017, "STS Benchmark results", "ECNU", "STS Benchmark test", "test", 81.0, read_in=ISSUE_47,
+           note="the best system on the STS Benchmark (features and ensembles), Pearson x 100"),
 )
 
 
@@ -188,7 +197,9 @@ class Shown:
 _MARKS = {(SNLI, "Table 5", None): "T5", (SNLI, "Table 4", "Edit Distance Based"): "T4e",
           (SNLI, "Table 4", "Classifier Based"): "T4c", (SNLI, "Table 4", "+ Lexical Resources"): "T4l",
           (SNLI, "Table 4", "majority class"): "T4m", (EOP, "RTE-3 results", None): "EOP",
-          (SEMEVAL, "entailment subtask, primary runs", None): "S14"}
+          (SEMEVAL, "entailment subtask, primary runs", None): "S14",
+          (SEMEVAL, "relatedness subtask, primary runs", None): "S14r",
+          (SEMEVAL2017, "STS Benchmark results", None): "S17"}
 
 
 def _shown(table: str, row: str, column: str, paper: Paper = SNLI) -> Shown:
@@ -228,6 +239,16 @@ def published(dataset: str, model: str, feature_types, n_classes: int, wordnet: 
     WordNet itself, as edit distance can)."""
     types = frozenset(feature_types) if feature_types else None
     return ROWS.get((dataset, model + ("+wordnet" if wordnet else ""), types, n_classes))
+
+
+# The best system of a similarity corpus' SemEval task (test), shown beside its dev and CV figures.
+SEMEVAL_BEST = {"sick-relatedness": _shown("relatedness subtask, primary runs", "ECNU_run1", "Pearson", SEMEVAL),
+                "stsb": _shown("STS Benchmark results", "ECNU", "STS Benchmark test", SEMEVAL2017)}
+
+
+def semeval_best(dataset: str) -> Shown | None:
+    """The best published system of the dataset's SemEval similarity task, or None."""
+    return SEMEVAL_BEST.get(dataset)
 
 
 # The learning curve's reference points: config -> {training pairs: SNLI test accuracy}.
