@@ -1,8 +1,12 @@
 """Checks shared by the estimators."""
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
+
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
+from threadpoolctl import threadpool_limits
 
 from nli_baselines.features.labels import SCORE_FLOOR, SCORE_LIMIT, score_out_of_bounds
 
@@ -68,3 +72,31 @@ def encode_labels(y) -> tuple[np.ndarray, np.ndarray]:
     classes = np.unique(np.array(distinct, dtype=y.dtype))
     index = {label: i for i, label in enumerate(classes.tolist())}
     return classes, np.fromiter(map(index.__getitem__, y.tolist()), dtype=np.intp, count=len(y))
+
+
+# BLAS on one thread for the fits whose figures must not depend on how many cores run them.
+# OpenBLAS splits a dot product of a long vector (LSQR's norms, over every feature column) across
+# its threads, and the sum's order, so its last bit, follows the thread count; the stacked model's
+# trees then split a column differently, and STS-B's dev Pearson moved by 0.05 point between a
+# process that had run MRPC before it and one that had not. threadpoolctl's limits are process-wide:
+# concurrent fits (folds on threads) share one limit, set by the first to enter and restored by
+# the last to leave, so no fit's exit lifts the limit under another's feet.
+_ONE_THREAD_LOCK = threading.Lock()
+_one_thread = {"users": 0, "limit": None}
+
+
+@contextmanager
+def one_blas_thread():
+    """Run the block with BLAS on one thread (see the note above), safely from several threads."""
+    with _ONE_THREAD_LOCK:
+        if _one_thread["users"] == 0:
+            _one_thread["limit"] = threadpool_limits(1, user_api="blas")
+        _one_thread["users"] += 1
+    try:
+        yield
+    finally:
+        with _ONE_THREAD_LOCK:
+            _one_thread["users"] -= 1
+            if _one_thread["users"] == 0:
+                _one_thread["limit"].restore_original_limits()
+                _one_thread["limit"] = None

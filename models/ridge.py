@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from nli_baselines.features.storage.schema import Array, Bool, Float, Int, Optional, Schema, require, set_fitted
 
-from .common import TrainingDataError, check_training_scores
+from .common import TrainingDataError, check_training_scores, one_blas_thread
 from .spec import ModelSpec, Tuning
 from .state import EstimatorKind
 
@@ -74,7 +74,8 @@ class RidgeRegressor(RegressorMixin, BaseEstimator):
     def _solve(self, problem: "_Problem", start) -> np.ndarray:
         if not (np.isfinite(self.alpha) and self.alpha >= 0):
             raise ValueError(f"alpha must be a finite number >= 0, got {self.alpha!r}")
-        coef, self.n_iter_, self.converged_ = problem.solve(self.alpha, self.tol, self.max_iter, start)
+        with one_blas_thread():  # the same weights on any number of cores
+            coef, self.n_iter_, self.converged_ = problem.solve(self.alpha, self.tol, self.max_iter, start)
         intercept = float(problem.y_mean - problem.x_mean @ coef)
         if not (np.isfinite(coef).all() and np.isfinite(intercept)):  # no NaN or infinity reaches a weight
             raise TrainingDataError(f"the ridge fit at alpha={self.alpha:g} gave weights that are not finite numbers; "

@@ -13,6 +13,7 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from nli_baselines.models import EditDistanceClassifier, LogisticClassifier, MajorityClassifier, TrainingDataError
+from nli_baselines.models.ridge import RidgeRegressor
 from nli_baselines.models.edit_distance import (STOP_LISTS, WEIGHT_GRID, best_threshold, content_tokens,
                                                 cv_threshold_accuracy, exact_distances, normalized_distances)
 from tests.conftest import make_pair
@@ -547,3 +548,17 @@ def test_newton_products_hold_the_rows_of_x_transposed_entry_for_entry(threads, 
         expected = np.hstack([sampled.toarray() if sp.issparse(sampled) else sampled, np.ones((40, 1))])
         np.testing.assert_array_equal(problem.block_matrix, expected.astype(np.float32))
         problem.close()
+
+
+def test_ridge_gives_the_same_weights_on_any_number_of_blas_threads():
+    # OpenBLAS splits a long dot product (LSQR's norms over >10,000 columns) across its threads,
+    # and the last bits followed the thread count: the stacked model's trees then split differently.
+    from threadpoolctl import threadpool_limits
+    rng = np.random.default_rng(0)
+    X = sp.random(600, 30000, density=0.004, random_state=2, format="csr")
+    y = X @ rng.normal(size=30000) + 0.1 * rng.normal(size=600)
+    fits = []
+    for threads in (1, 2, None):
+        with threadpool_limits(threads, user_api="blas"):
+            fits.append(RidgeRegressor(alpha=0.3).fit(X, y).coef_)
+    assert np.array_equal(fits[0], fits[1]) and np.array_equal(fits[0], fits[2])
