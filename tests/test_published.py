@@ -73,7 +73,8 @@ def test_every_published_figure_is_pinned_to_its_source():
     assert len(held) == len(set(held)) == len(PINNED) == 88
     assert sorted(held, key=repr) == sorted(PINNED, key=repr)
     for f in FIGURES:  # each says where the project read it
-        assert f.read_in.startswith(("DESIGN.md section 5", "the suite's earlier GLUE table", "issue 47's reading"))
+        assert f.read_in.startswith(("DESIGN.md section 5", "the suite's earlier GLUE table", "issue 47's reading",
+                                  "the source itself"))
         assert f.source.startswith(f.paper.cite) and f"row {f.row}, column {f.column} ({f.split})" in f.source
 
 
