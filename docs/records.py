@@ -238,10 +238,9 @@ def _pct_pair(figures: dict, metrics) -> str:
 
 def _chosen_words(record: dict) -> str:
     chosen = record["choice"]["chosen"]
-    setting = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in chosen["params"].items())
-    row = record["rows"][0]
-    inner = row.get("selection", {}).get("chosen") or {}
-    setting = setting or ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in inner.items())
+    # A stacked candidate has no setting of its own in the choice; its inner model's is the run's.
+    params = chosen["params"] or record["rows"][0].get("selection", {}).get("chosen") or {}
+    setting = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v}" for k, v in params.items())
     return f"`{chosen['name']}`" + (f" ({setting})" if setting else "")
 
 

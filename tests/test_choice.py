@@ -16,7 +16,7 @@ from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.engine.experiment import by_genre, run
 from nli_baselines.experiments.submissions.glue_benchmark import baseline_lines
 from nli_baselines.experiments.engine.selection import cv_along_path
-from nli_baselines.experiments.reports.report import format_report
+from nli_baselines.experiments.reports.report import choice_table, format_report
 from nli_baselines.features.pair import Pair
 from nli_baselines.models.ridge import RidgeRegressor
 
@@ -158,3 +158,26 @@ def test_a_figure_undefined_in_a_fold_is_left_out_of_the_mean_and_spread_never_c
                                   "cv": {"metric": "pearson", "by": "Pearson", "pooled": {},
                                          "mean": {"pearson": None}, "sd": {"pearson": None}}}}}
     assert baseline_lines(whole) == ["  STS-B: ridge on bleu, chosen by 5-fold CV: CV Pearson n/a over the folds (sd n/a)"]
+
+
+def test_the_report_marks_the_candidate_the_run_chose_not_a_ranking_of_its_own():
+    def candidate(name, params, figure):
+        return {"name": name, "params": params, "pooled": {"accuracy": figure}, "mean": {"accuracy": figure},
+                "sd": {"accuracy": 0.01}}
+    # A tie broken by the engine in favour of the later candidate: the table shows that choice.
+    candidates = [candidate("strongest", {"C": 0.1}, 0.8), candidate("stacked strongest", {}, 0.8)]
+    record = {"choice": {"rule": "5-fold CV on train, stratified by label (seed 0)", "by": "accuracy",
+                         "metric": "accuracy", "seconds": 3.0, "candidates": candidates,
+                         "chosen": dict(candidates[1])}}
+    rows = choice_table(record).rows
+    assert [row[-1] for row in rows] == ["", "chosen"]
+
+
+def test_top_features_says_when_the_chosen_baseline_has_no_weights(monkeypatch):
+    corpus = dataclasses.replace(CORPORA["demo-similarity"], choose_among=(("unlexicalized", "stacked"),))
+    monkeypatch.setitem(CORPORA, "demo-similarity", corpus)
+    outcome = run(RunConfig(dataset="demo-similarity", quiet=True, train_size=300, top_features=5))
+    assert outcome.record["choice"]["chosen"]["model"] == "stacked_ridge"
+    assert any(note.startswith("--top-features lists the weights of a model that explains itself by its features; "
+                               "the stacked_ridge model has none: ignored (the baseline was chosen by CV")
+               for note in outcome.record["notes"])

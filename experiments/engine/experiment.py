@@ -316,6 +316,10 @@ def unread_options(config: RunConfig, rows) -> list[str]:
     """Notes on options no model of the run reads: hyperparameter candidates (`--C`, `--wordnet`)
     that no row's model declares, and --top-features where no row's model explains itself by
     its features."""
+    return grid_notes(config, rows) + top_features_note(config, rows)
+
+
+def grid_notes(config: RunConfig, rows) -> list[str]:
     notes = []
     specs = {row.spec.name: row.spec for row in rows}
     for name in config.grids:
@@ -324,10 +328,17 @@ def unread_options(config: RunConfig, rows) -> list[str]:
             notes.append(f"{flag} sets candidates of {name}, which the {' and '.join(specs)} model"
                          f"{'s do' if len(specs) > 1 else ' does'} not have: ignored"
                          + (" (the wordnet feature type is --features ...,wordnet)" if name == "wordnet" else ""))
-    if getattr(config, "top_features", 0) and not any(spec.weights is not None for spec in specs.values()):
-        notes.append(f"--top-features lists the weights of a model that explains itself by its features; the "
-                     f"{' and '.join(specs)} model{'s have' if len(specs) > 1 else ' has'} none: ignored")
     return notes
+
+
+def top_features_note(config: RunConfig, rows, chosen: bool = False) -> list[str]:
+    specs = {row.spec.name: row.spec for row in rows}
+    if not getattr(config, "top_features", 0) or any(spec.weights is not None for spec in specs.values()):
+        return []
+    return [f"--top-features lists the weights of a model that explains itself by its features; the "
+            f"{' and '.join(specs)} model{'s have' if len(specs) > 1 else ' has'} none: ignored"
+            + (" (the baseline was chosen by CV; --choose off, or --features and --model, run one with "
+               "weights)" if chosen else "")]
 
 
 def _runnable(rows: list[Row], data: Splits, notes: list) -> list[Row]:
@@ -383,7 +394,9 @@ def run(config: RunConfig, log=None) -> Outcome:
     corpus = config.corpus()
     choosing = choice.applies(config, corpus)
     rows = choice.candidate_rows(config, corpus, notes) if choosing else plan_rows(config, corpus, notes)
-    notes += unread_options(config, rows)  # said once, with the results (the report, `RunResult.notes()`)
+    # Said once, with the results (the report, `RunResult.notes()`). When the run chooses, the
+    # candidates read the grids, and only the chosen one would list its weights: noted below.
+    notes += grid_notes(config, rows) if choosing else unread_options(config, rows)
     prepared = prepare(config, rows, log)
     rows = _runnable(rows, prepared.data, notes)
     jobs = n_jobs(config.backend, config.jobs)
@@ -393,6 +406,7 @@ def run(config: RunConfig, log=None) -> Outcome:
         row, chosen = choice.choose(rows, prepared, config, jobs, log)
         rows = [row]
         prepared.timings["choose"] = time.perf_counter() - started
+        notes += top_features_note(config, rows, chosen=True)
     started = time.perf_counter()
     with grid_backend(config.backend, config.scheduler):
         if len(rows) > 1:

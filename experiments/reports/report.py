@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from nli_baselines.experiments.breakdowns.hans import HEURISTICS, followed
 from nli_baselines.experiments.corpora.readers.hans import HANS_ENTAILMENT, HANS_NON_ENTAILMENT
-from nli_baselines.experiments.corpora.task import rank
 from nli_baselines.experiments.stats.significance import LEVEL, comparisons, corrected_level
 from nli_baselines.features.runtime.shown import shown as shown_text
 
@@ -194,11 +193,14 @@ def choice_table(record: dict) -> Table | None:
         return None
     metric = chosen["metric"]
     lines = [["candidate", "setting", "CV (pooled)", "CV mean", "CV sd", ""]]
-    best = max(chosen["candidates"], key=lambda c: rank(c["pooled"][metric]))
+    # The record says which one the run chose; the table marks it rather than ranking again, so
+    # that a tie or a rule of the engine's is shown as the run applied it.
+    picked = (chosen["chosen"]["name"], chosen["chosen"]["params"])
     for candidate in chosen["candidates"]:
         lines.append([candidate["name"], ", ".join(f"{k}={v}" for k, v in candidate["params"].items()),
                       _figure(metric, candidate["pooled"][metric]), _figure(metric, candidate["mean"][metric]),
-                      _figure(metric, candidate["sd"][metric]), "chosen" if candidate is best else ""])
+                      _figure(metric, candidate["sd"][metric]),
+                      "chosen" if (candidate["name"], candidate["params"]) == picked else ""])
     title = (f"baseline chosen by {chosen['rule']}, by {chosen['by']} ({len(chosen['candidates'])} settings tried, "
              f"{chosen['seconds']:.0f}s); dev scored once, by the chosen one:")
     return Table(lines[0], lines[1:], title=title)
