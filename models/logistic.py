@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import warnings
+from contextlib import nullcontext
 
 import numpy as np
 import scipy.sparse as sp
@@ -9,11 +10,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils.validation import check_is_fitted, validate_data
-from threadpoolctl import threadpool_limits
 
 from nli_baselines.features.storage.schema import Bool, Choice, Float, Int, Optional, Part, Schema, require, set_fitted
 
-from .common import check_training_labels, encode_labels
+from .common import check_training_labels, encode_labels, one_blas_thread
 from .newton_pcg import NewtonProblem, threads
 from .sklearn_kinds import LOGISTIC_REGRESSION
 from .spec import ModelSpec, Tuning
@@ -99,7 +99,7 @@ class LogisticClassifier(ClassifierMixin, BaseEstimator):
         # In float64 (scikit-learn would solve in the featurizer's float32), to a tight tolerance
         # (`SOLVER_TOL`), on one BLAS thread: so that the fit is the optimum's, not the solver's
         # path's, and the same on every CPU (`SOLVER_TOL`).
-        with warnings.catch_warnings(record=True) as caught, threadpool_limits(1 if exact else None, user_api="blas"):
+        with warnings.catch_warnings(record=True) as caught, (one_blas_thread() if exact else nullcontext()):
             warnings.simplefilter("always", ConvergenceWarning)
             model.fit(X_fit.astype(np.float64, copy=False) if exact else X_fit, y)
         if present is not None:

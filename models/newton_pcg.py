@@ -18,7 +18,8 @@ import joblib
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import logsumexp
-from threadpoolctl import threadpool_limits
+
+from .common import one_blas_thread
 
 # Conjugate-gradient steps per Newton step: capped, because where C is large the late steps would
 # take hundreds, and a few more Newton steps cost far fewer products in all.
@@ -215,7 +216,7 @@ class NewtonProblem:
         threshold = tol * self.gradient_norm_at_zero()
         # The threads over the matrix products are the parallelism; BLAS runs single-threaded
         # (its spinning threads stalled the block's Gram ~10x when other processes held the cores).
-        with threadpool_limits(1, user_api="blas"):
+        with one_blas_thread():
             x, step_count, converged = _newton_steps(x, self, 1.0 / (C * self.n), threshold, max_iter)
         W = np.zeros((self.n_features, self.K))
         W[self.used] = x[self.weights].reshape(self.d, self.K)
