@@ -181,14 +181,22 @@ def run_script(script: str, *args, cwd: Path | str = REPO, env: dict | None = No
     """A script as a process (`python experiments/run.py ...`): for what only a process shows, its
     exit status, a closed pipe, a signal, the console entry points. Everything else calls `cli`."""
     command = [sys.executable, str(REPO / SCRIPT_FILES[script]) if script in SCRIPT_FILES else script, *map(str, args)]
+    kwargs.setdefault("preexec_fn", interruptible)
     return subprocess.run(command, cwd=cwd, capture_output=True, text=True,
                           env={**os.environ, **(env or {})}, **kwargs)
+
+
+def interruptible() -> None:
+    """In the child, before exec: SIGINT as a terminal's foreground command has it. A test suite
+    run in the background of a script (`pytest &`) inherits SIGINT ignored, and a command that
+    keeps an ignored SIGINT ignored (as it should) would fail the tests that interrupt it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def start_script(script: str, *args) -> subprocess.Popen:
     """A script started as a process and left running (to be signalled)."""
     return subprocess.Popen([sys.executable, str(REPO / SCRIPT_FILES[script]), *map(str, args)], cwd=REPO,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=interruptible)
 
 
 def needs_extra(extra: str, module: str):

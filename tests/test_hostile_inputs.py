@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import signal
 
 import numpy as np
 import pytest
@@ -474,6 +475,19 @@ def test_a_signal_unwinds_in_one_line_and_is_never_lost(tmp_path, script, signal
     assert done.returncode == code, done.stderr
     assert done.stderr.strip().splitlines()[-1] == says and "Traceback" not in done.stderr
     assert (tmp_path / "out.json").exists() == ("written" in says) and not list(tmp_path.glob(".*.tmp"))
+
+
+def test_a_run_started_with_sigint_ignored_keeps_ignoring_it(tmp_path):
+    """`run.py ... &` in a script: the shell starts it with SIGINT ignored, so that a Ctrl-C meant
+    for the foreground command does not end it; the run leaves it ignored and finishes."""
+    from tests.conftest import run_script
+    module = tmp_path / "signals_itself.py"
+    module.write_text(SIGNALS_ITSELF.replace("{swallow}", PLAIN).replace("{signal}", "SIGINT"))
+    done = run_script("run", "--import", module, "--dataset", "demo", "--features", "unlexicalized", "--C", "1",
+                      "--quiet", "--out", tmp_path / "out.json", timeout=300,
+                      preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert json.loads((tmp_path / "out.json").read_text())["rows"]
 
 
 # ------------------------------------------------------------------ hf:DIR reads only inside DIR

@@ -100,10 +100,13 @@ def terminate_unwinds(signals=(signal.SIGTERM,)):
     """Within the block, each of `signals` raises Terminated (main thread only; the old handlers
     come back after). A signal is never lost: if the first Terminated was swallowed on its way up
     (by code that catches everything, or inside a finalizer), it is raised again when the block
-    ends; a second signal while the first unwinds changes nothing."""
+    ends; a second signal while the first unwinds changes nothing. A signal the process was
+    started ignoring stays ignored, as Python itself leaves it (`cmd &` in a script, where the
+    shell ignores SIGINT so that a Ctrl-C meant for the foreground does not reach it)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    signals = tuple(signum for signum in signals if signal.getsignal(signum) is not signal.SIG_IGN)
     received: list[int] = []
 
     def raise_terminated(signum, frame):
