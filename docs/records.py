@@ -253,8 +253,7 @@ def similarity_table() -> tuple[list[list[str]], dict[str, str]]:
     for title, name, glue_task, metrics in SIMILARITY_TASKS:
         record = load(name)
         choice = record["choice"]["chosen"]
-        cv = " / ".join(FORMATS["pct"](choice["mean"][m]) for m in metrics)
-        sd = " / ".join(FORMATS["pct"](choice["sd"][m]) for m in metrics)
+        cv, sd = _pct_pair(choice["mean"], metrics), _pct_pair(choice["sd"], metrics)
         dev = record["rows"][0]["metrics"][record["data"]["eval_split"]]
         genres = "; ".join(f"{genre} {_pct_pair(g, metrics[:1])}" for genre, g in dev.get("by_genre", {}).items())
         cells = [title, " / ".join(_METRIC_TITLES[m] for m in metrics), _chosen_words(record), f"{cv} ({sd})",

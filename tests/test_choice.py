@@ -45,9 +45,12 @@ def test_folds_without_genres_by_label_or_shuffled():
     assert all(abs(int((labels[test] == "0").sum()) - int((labels[test] == "1").sum())) <= 1 for _, test in folds)
     folds, how = choice_folds(pairs, np.arange(20.0), SCORES, 5, 0)
     assert how == "5-fold CV on train, shuffled (seed 0)" and [len(t) for _, t in folds] == [4] * 5
-    # One genre with a single pair cannot be spread over folds.
-    with pytest.raises(UsageError, match="too few training pairs per genre"):
-        choice_folds(genre_pairs({"captions": 5, "news": 1}), np.zeros(6), SCORES, 5, 0)
+    # A genre with a single pair cannot be spread over folds: the next rule stratifies (a small
+    # --train-size draws such a genre, and the run works as it does without genres).
+    folds, how = choice_folds(genre_pairs({"captions": 5, "news": 1}), np.zeros(6), SCORES, 5, 0)
+    assert how == "5-fold CV on train, shuffled (seed 0)"
+    with pytest.raises(UsageError, match="too few training pairs per label"):
+        choice_folds(pairs[:3], labels[:3], Task.classification(("0", "1")), 4, 1)
 
 
 @pytest.fixture
@@ -152,6 +155,9 @@ def test_a_figure_undefined_in_a_fold_is_left_out_of_the_mean_and_spread_never_c
     assert record["folds"][1]["pearson"] is None and "pearson" in record["folds"][1]["undefined"]
     assert record["mean"]["pearson"] == pytest.approx((1.0 + 0.8) / 2)  # 0.6 if the undefined fold counted as 0
     assert record["sd"]["pearson"] == pytest.approx(np.std([1.0, 0.8], ddof=1))
+    # One defined fold has a mean and no spread.
+    lone = Scored(row, {}, None, np.r_[predicted[:4], np.full(8, 2.0)]).record(y, folds, SCORES)
+    assert lone["mean"]["pearson"] == pytest.approx(1.0) and lone["sd"]["pearson"] is None
     constant = Scored(row, {}, None, np.full(12, 2.5)).record(y, folds, SCORES)
     assert constant["mean"]["pearson"] is None and constant["sd"]["pearson"] is None
     whole = {"chosen": {"STS-B": {"features": ["bleu"], "model": "ridge", "settings": None, "rule": "5-fold CV",
@@ -181,3 +187,22 @@ def test_top_features_says_when_the_chosen_baseline_has_no_weights(monkeypatch):
     assert any(note.startswith("--top-features lists the weights of a model that explains itself by its features; "
                                "the stacked_ridge model has none: ignored (the baseline was chosen by CV")
                for note in outcome.record["notes"])
+
+
+def test_the_runs_own_candidates_of_c_are_the_paths_and_models_that_read_pairs_take_part():
+    record = run(RunConfig(dataset="demo", choose="cv", features="unlexicalized", C=(0.3, 1.0), quiet=True,
+                           train_size=300)).record
+    tried = [c["params"]["C"] for c in record["choice"]["candidates"]]
+    # C_GRID's values below them untried (the path may grow past 1.0, as a fixed row's does)
+    assert tried[:2] == [0.3, 1.0] and not {0.003, 0.01, 0.03, 0.1} & set(tried)
+    majority = run(RunConfig(dataset="demo", choose="cv", model="majority", quiet=True, train_size=300)).record
+    assert majority["choice"]["chosen"]["model"] == "majority"
+
+
+def test_a_choice_without_a_dev_split_to_confirm_it_on_is_refused(tmp_path):
+    train = tmp_path / "train.tsv"
+    train.write_text("premise\thypothesis\tlabel\n" + "".join(
+        f"a man {i} walks\ta man {i} {'walks' if i % 2 else 'sleeps'}\t{'entailment' if i % 2 else 'contradiction'}\n"
+        for i in range(40)), encoding="utf-8")
+    with pytest.raises(UsageError, match="--choose: .* has no dev split to score the chosen baseline on once"):
+        run(RunConfig(train_file=str(train), choose="cv", features="unlexicalized", quiet=True))

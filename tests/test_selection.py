@@ -245,3 +245,14 @@ def test_run_py_shows_the_selection_progress_and_quiet_prints_nothing(cli, termi
     args = ["--dataset", "demo", "--features", "unlexicalized", "--C", "0.1,1", "--tune-on", "dev"]
     assert "choosing C on dev" in cli("run", *args).stderr
     assert cli("run", *args, "--quiet").stderr == ""
+
+
+def test_cv_along_alpha_with_constant_scores_chooses_without_failing():
+    """Equal training scores: every fold's correlation is undefined; the strongest alpha is kept."""
+    from nli_baselines.experiments.engine.selection import choose
+    from nli_baselines.experiments.corpora.task import Task
+    from nli_baselines.models.ridge import ALPHA_GRID, RidgeRegressor
+    X = np.random.default_rng(0).normal(size=(30, 4))
+    selection = choose(RidgeRegressor(), {"alpha": ALPHA_GRID}, X, np.full(30, 2.5), task=Task.regression((0.0, 5.0)),
+                       path="alpha", stronger="larger")
+    assert selection.chosen == {"alpha": max(ALPHA_GRID)} and set(selection.scores.values()) == {None}

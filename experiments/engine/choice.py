@@ -34,7 +34,7 @@ from nli_baselines.features.registry import reads_wordnet
 from nli_baselines.features.text.wordnet_data import setup_command, wordnet_available
 
 from .rows import Row, row_name, for_task, model_spec, resolve_types
-from .selection import candidate_label, cv_along_path
+from .selection import _take, candidate_label, cv_along_path
 from .splits import score_range, targets_of
 
 CHOOSE_CHOICES = ("auto", "cv", "off")
@@ -91,14 +91,15 @@ def choice_folds(pairs, y: np.ndarray, task, k: int, seed: int) -> tuple[list, s
     """(folds, how they were made): stratified by genre when every pair has one (`meta["genre"]`),
     else by label for a label task, else shuffled; fewer folds when a stratum is smaller than k."""
     genres = [p.meta.get("genre") for p in pairs]
-    if all(genres) and len(set(genres)) > 1:
+    strata, by = None, None
+    # A genre with a single pair cannot be spread over folds (a small --train-size draws one):
+    # the next rule stratifies, so a run that works without genres works with them.
+    if all(genres) and len(set(genres)) > 1 and _smallest(genres) >= 2:
         strata, by = np.asarray(genres, dtype=object), "genre"
     elif not task.is_scores:
         strata, by = np.asarray(y, dtype=object), "label"
-    else:
-        strata, by = None, None
     if strata is not None:
-        smallest = int(np.unique(strata, return_counts=True)[1].min())
+        smallest = _smallest(strata)
         if smallest < 2:
             raise UsageError(f"too few training pairs per {by} to cross-validate the candidates")
         folds = list(StratifiedKFold(max(2, min(k, smallest)), shuffle=True, random_state=seed)
@@ -109,6 +110,10 @@ def choice_folds(pairs, y: np.ndarray, task, k: int, seed: int) -> tuple[list, s
         folds = list(KFold(max(2, min(k, len(y))), shuffle=True, random_state=seed).split(np.zeros(len(y))))
     how = f", stratified by {by}" if by else ", shuffled"
     return folds, f"{len(folds)}-fold CV on train{how} (seed {seed})"
+
+
+def _smallest(strata) -> int:
+    return int(np.unique(np.asarray(strata, dtype=object), return_counts=True)[1].min())
 
 
 @dataclass
@@ -129,7 +134,7 @@ class Scored:
         return {"name": self.row.name, "features": list(self.row.feature_types), "model": self.row.model,
                 "params": dict(self.params), "pooled": {**task_figures(task, y, self.predictions)},
                 "mean": {n: float(np.mean(v)) if v else None for n, v in defined.items()},
-                "sd": {n: float(np.std(v, ddof=1)) if len(v) > 1 else 0.0 if v else None for n, v in defined.items()},
+                "sd": {n: float(np.std(v, ddof=1)) if len(v) > 1 else None for n, v in defined.items()},
                 "folds": per_fold}
 
 
@@ -148,7 +153,7 @@ def _estimator(row: Row, featurizer, cols, task, y, config, jobs: int):
 def _fitted_inside(estimator, X, y, folds, task, jobs: int):
     """A model that chooses its own settings in each fit: its out-of-fold predictions."""
     def one(train, test):
-        return clone(estimator).fit(X[train], y[train]).predict(X[test])
+        return clone(estimator).fit(_take(X, train), y[train]).predict(_take(X, test))
     parts = Parallel(n_jobs=max(1, min(jobs, len(folds))), prefer="threads")(delayed(one)(tr, te) for tr, te in folds)
     predicted = np.empty(len(y), dtype=np.float64 if task.is_scores else object)
     for (_, test), p in zip(folds, parts):
@@ -161,6 +166,11 @@ def choose(rows: list[Row], prepared, config, jobs: int, log) -> tuple[Row, dict
     record of the choice: the rule, every candidate's figures, the chosen one."""
     started = time.perf_counter()
     data, featurizer = prepared.data, prepared.featurizer
+    if data.evaluation is None:
+        # The run's figure would be out-of-fold predictions on train: the very score the choice
+        # maximised over its candidates, not a confirmation.
+        raise UsageError(f"--choose: {data.corpus.name} has no dev split to score the chosen baseline on once; "
+                         "give one (--eval-split SPLIT, or a dev file), or name the baseline (--choose off)")
     task = data.corpus.task
     scored: list[Scored] = []
     folds = description = None
@@ -174,7 +184,9 @@ def choose(rows: list[Row], prepared, config, jobs: int, log) -> tuple[Row, dict
         tuning = row.spec.tuning
         began = time.perf_counter()
         if tuning is not None and tuning.path is not None and hasattr(estimator, "fit_path"):
-            tried = cv_along_path(estimator, tuning.path, tuning.grid[tuning.path], tuning.stronger,
+            # --C's candidates, where the run gives them, are the path's, as they are a fixed row's (`tune`).
+            path_grid = config.grids.get(tuning.path, tuning.grid[tuning.path])
+            tried = cv_along_path(estimator, tuning.path, path_grid, tuning.stronger,
                                   tuning.extend.get(tuning.path), X, y, folds, task, jobs)
             for value, pooled, predicted in tried.values:
                 scored.append(Scored(row, {tuning.path: value}, pooled, predicted))

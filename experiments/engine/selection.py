@@ -148,8 +148,8 @@ def choose(estimator, grid: dict, X_train, y_train, X_dev=None, y_dev=None, *, c
         if folds is not None:
             tried = cv_along_path(estimator, path, grid[path], stronger, (extend or {}).get(path), X_train, y_train,
                                   folds, task, jobs)
-            best = max(tried.values, key=lambda item: item[1])[0]
-            return Selection({path: best}, {candidate_label({path: v}): float(s) for v, s, _ in
+            best = max(tried.values, key=lambda item: rank(item[1]))[0]  # an undefined figure ranks last
+            return Selection({path: best}, {candidate_label({path: v}): None if s is None else float(s) for v, s, _ in
                                             sorted(tried.values, key=lambda item: item[0])},
                              describe_folds(folds, seed, task) + f", {title}", tried.extended,
                              _edge(sorted(set(grid[path]) | set(tried.extended)), best),

@@ -198,8 +198,8 @@ def choice_table(record: dict) -> Table | None:
     picked = (chosen["chosen"]["name"], chosen["chosen"]["params"])
     for candidate in chosen["candidates"]:
         lines.append([candidate["name"], ", ".join(f"{k}={v}" for k, v in candidate["params"].items()),
-                      _figure(metric, candidate["pooled"][metric]), _figure(metric, candidate["mean"][metric]),
-                      _figure(metric, candidate["sd"][metric]),
+                      *(UNDEFINED if candidate[k][metric] is None else _figure(metric, candidate[k][metric])
+                        for k in ("pooled", "mean", "sd")),
                       "chosen" if (candidate["name"], candidate["params"]) == picked else ""])
     title = (f"baseline chosen by {chosen['rule']}, by {chosen['by']} ({len(chosen['candidates'])} settings tried, "
              f"{chosen['seconds']:.0f}s); dev scored once, by the chosen one:")
