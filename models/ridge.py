@@ -74,9 +74,9 @@ class RidgeRegressor(RegressorMixin, BaseEstimator):
     def _solve(self, problem: "_Problem", start) -> np.ndarray:
         if not (np.isfinite(self.alpha) and self.alpha >= 0):
             raise ValueError(f"alpha must be a finite number >= 0, got {self.alpha!r}")
-        with one_blas_thread():  # the same weights on any number of cores
+        with one_blas_thread():  # the same weights on any number of cores (the intercept's dot product too)
             coef, self.n_iter_, self.converged_ = problem.solve(self.alpha, self.tol, self.max_iter, start)
-        intercept = float(problem.y_mean - problem.x_mean @ coef)
+            intercept = float(problem.y_mean - problem.x_mean @ coef)
         if not (np.isfinite(coef).all() and np.isfinite(intercept)):  # no NaN or infinity reaches a weight
             raise TrainingDataError(f"the ridge fit at alpha={self.alpha:g} gave weights that are not finite numbers; "
                                     "the feature values or the scores are too large for it")

@@ -560,5 +560,6 @@ def test_ridge_gives_the_same_weights_on_any_number_of_blas_threads():
     fits = []
     for threads in (1, 2, None):
         with threadpool_limits(threads, user_api="blas"):
-            fits.append(RidgeRegressor(alpha=0.3).fit(X, y).coef_)
+            model = RidgeRegressor(alpha=0.3).fit(X, y)
+            fits.append(np.r_[model.coef_, model.intercept_])  # the intercept's dot product too
     assert np.array_equal(fits[0], fits[1]) and np.array_equal(fits[0], fits[2])
