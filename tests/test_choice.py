@@ -96,6 +96,10 @@ def test_a_run_chooses_by_cv_and_scores_dev_once(declaring):
     text = format_report(record)
     assert "baseline chosen by 5-fold CV on train, shuffled (seed 0), by mean of Pearson and Spearman" in text
     assert "chosen" in text.split("dev scored once, by the chosen one:")[1]
+    # With --choose cv, the features and model a run names are its one candidate, not the corpus' own.
+    named = run(RunConfig(dataset="demo-similarity", quiet=True, train_size=600, choose="cv",
+                          features="unlexicalized", model="ridge")).record
+    assert {c["name"] for c in named["choice"]["candidates"]} == {"unlexicalized"}
     # Naming the features is a run of its own: no choice.
     plain = run(RunConfig(dataset="demo-similarity", quiet=True, train_size=600, features="unlexicalized")).record
     assert "choice" not in plain and plain["rows"][0]["features"] == ["bleu", "length_diff", "overlap"]

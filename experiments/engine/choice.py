@@ -60,12 +60,15 @@ def corpus_candidates(corpus) -> tuple:
 
 
 def candidate_rows(config, corpus, notes: list) -> list[Row]:
-    """The candidates as rows: the corpus' own, or with --choose cv on a corpus without any, the
-    one --features and --model name (its model's setting is then what CV chooses). Candidates
+    """The candidates as rows: the corpus' own, or with --choose cv where the run names --features
+    or --model (or the corpus declares none), the one they name (its model's setting is then what
+    CV chooses). Candidates
     whose types read WordNet are left out, with a note, where WordNet 3.0 is not installed (the
     lexicalized group with the task's default model stands in if none is left)."""
     task = corpus.task
-    declared = corpus_candidates(corpus) or ((config.features, config.model),)
+    named = bool({"features", "model"} & config.given)
+    declared = ((config.features, config.model),) if named else corpus_candidates(corpus) or (
+        (config.features, config.model),)
     rows, missing = [], []
     for features, model in declared:
         spec = for_task(model_spec(model), task)
