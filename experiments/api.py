@@ -314,9 +314,10 @@ def run(
         split is larger than dev and below 50,000 pairs (the steadier judge there), else dev; edit distance tunes on
         train (default: "auto")
     choose: how the baseline itself is chosen: cv: its feature group, model and setting (alpha, C) among the corpus'
-        candidates by k-fold CV on train (stratified by genre where the pairs have one, as STS-B's), dev scored once to
-        confirm; auto: cv for a corpus that declares candidates (stsb, sick-relatedness, mrpc) when neither --features
-        nor --model is given; off: --features and --model as given (default: "auto")
+        candidates (the setting alone of the baseline --features and --model name, where given) by k-fold CV on train
+        (stratified by genre where the pairs have one, as STS-B's), dev scored once to confirm; auto: cv for a corpus
+        that declares candidates (stsb, sick-relatedness, mrpc) when neither --features nor --model is given; off:
+        --features and --model as given (default: "auto")
     cv_folds: folds of cross-validation (settings by --tune-on cv; scores where a corpus has no dev split) (default: 5)
     seed: seeds sampling, folds and resamples (default: 0)
     train_size: train on a seeded random sample of N pairs (default: None)

@@ -446,7 +446,8 @@ def _build() -> dict[str, RunOption]:
                   "50,000 pairs (the steadier judge there), else dev; edit distance tunes on train", selection,
                   RUN_CURVE),
         RunOption("choose", "auto", choice(("auto", "cv", "off")), "how the baseline itself is chosen: cv: its "
-                  "feature group, model and setting (alpha, C) among the corpus' candidates by k-fold CV on train "
+                  "feature group, model and setting (alpha, C) among the corpus' candidates (the setting alone of "
+                  "the baseline --features and --model name, where given) by k-fold CV on train "
                   "(stratified by genre where the pairs have one, as STS-B's), dev scored once to confirm; auto: cv "
                   "for a corpus that declares candidates (stsb, sick-relatedness, mrpc) when neither --features nor "
                   "--model is given; off: --features and --model as given", selection, RUN),
