@@ -30,11 +30,12 @@ from sklearn.model_selection import KFold, StratifiedKFold
 from nli_baselines.experiments.configuration.errors import UsageError
 from nli_baselines.experiments.corpora.task import rank
 from nli_baselines.experiments.stats.metrics import task_figures
+from nli_baselines.experiments.stats.resampling import take_rows
 from nli_baselines.features.registry import reads_wordnet
 from nli_baselines.features.text.wordnet_data import setup_command, wordnet_available
 
 from .rows import Row, row_name, for_task, model_spec, resolve_types
-from .selection import _take, candidate_label, cv_along_path
+from .selection import candidate_label, cv_along_path
 from .splits import score_range, targets_of
 
 CHOOSE_CHOICES = ("auto", "cv", "off")
@@ -156,7 +157,7 @@ def _estimator(row: Row, featurizer, cols, task, y, config, jobs: int):
 def _fitted_inside(estimator, X, y, folds, task, jobs: int):
     """A model that chooses its own settings in each fit: its out-of-fold predictions."""
     def one(train, test):
-        return clone(estimator).fit(_take(X, train), y[train]).predict(_take(X, test))
+        return clone(estimator).fit(take_rows(X, train), y[train]).predict(take_rows(X, test))
     parts = Parallel(n_jobs=max(1, min(jobs, len(folds))), prefer="threads")(delayed(one)(tr, te) for tr, te in folds)
     predicted = np.empty(len(y), dtype=np.float64 if task.is_scores else object)
     for (_, test), p in zip(folds, parts):

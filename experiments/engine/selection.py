@@ -32,6 +32,7 @@ from sklearn.base import clone
 from sklearn.model_selection import (GridSearchCV, KFold, ParameterGrid, PredefinedSplit, StratifiedKFold,
                                      cross_val_predict)
 
+from nli_baselines.experiments.stats.resampling import take_rows
 from nli_baselines.experiments.stats.significance import mcnemar
 from nli_baselines.features.runtime.progress import bar as progress_bar
 
@@ -213,8 +214,8 @@ def _pooled_scores(estimator, grid: dict, X, y, splits, task, jobs: int) -> list
     candidates = list(ParameterGrid(grid))
 
     def held_out(params, train, test):
-        model = clone(estimator).set_params(**params).fit(_take(X, train), y[train])
-        return model.predict(_take(X, test))
+        model = clone(estimator).set_params(**params).fit(take_rows(X, train), y[train])
+        return model.predict(take_rows(X, test))
 
     with joblib.parallel_config(prefer="threads" if isinstance(X, list) else None):
         predicted = joblib.Parallel(n_jobs=jobs)(joblib.delayed(held_out)(params, train, test)
@@ -257,8 +258,8 @@ def cv_along_path(estimator, name: str, grid, stronger: str, limits, X, y, folds
     def step(value, starts):
         def one(k):
             train, test = folds[k]
-            model = next(iter(clone(estimator).fit_path(_take(X, train), y[train], [value], start=starts[k])))
-            return model, model.predict(_take(X, test))
+            model = next(iter(clone(estimator).fit_path(take_rows(X, train), y[train], [value], start=starts[k])))
+            return model, model.predict(take_rows(X, test))
         with ThreadPoolExecutor(max(1, min(jobs, len(folds)))) as pool:
             done = list(pool.map(one, range(len(folds))))
         predicted = np.empty(len(y), dtype=np.float64 if task.is_scores else object)
@@ -291,10 +292,6 @@ def cv_along_path(estimator, name: str, grid, stronger: str, limits, X, y, folds
                 break  # no better beyond the end: the choice is bracketed
             best = new
     return PathCV([(value, *fitted[value]) for value in fitted], skipped, stopped, extended)
-
-
-def _take(X, idx):
-    return [X[i] for i in idx] if isinstance(X, list) else X[idx]
 
 
 # Below this many training pairs, "auto" judges settings by k-fold CV on train when the training

@@ -15,7 +15,8 @@ from sklearn.base import clone
 from nli_baselines.models.common import TrainingDataError
 
 
-def _take(X, idx):
+def take_rows(X, idx):
+    """Rows `idx` of a matrix, or of a list of pairs (the models that read pairs, not features)."""
     return [X[i] for i in idx] if isinstance(X, list) else X[idx]
 
 
@@ -27,14 +28,14 @@ def _one(estimator, X_train, y_train, X_eval, y_eval, folds, seed: int, resample
     try:
         if folds is None:
             idx = rng.choice(len(y_train), len(y_train), replace=True)
-            model = clone(estimator).fit(_take(X_train, idx), y_train[idx])
+            model = clone(estimator).fit(take_rows(X_train, idx), y_train[idx])
             return _score(task, y_eval, model.predict(X_eval))
         gold, predicted = [], []
         for train, test in folds:
             idx = train[rng.choice(len(train), len(train), replace=True)]
-            model = clone(estimator).fit(_take(X_train, idx), y_train[idx])
+            model = clone(estimator).fit(take_rows(X_train, idx), y_train[idx])
             gold.append(y_train[test])
-            predicted.append(np.asarray(model.predict(_take(X_train, test)), dtype=y_train.dtype))
+            predicted.append(np.asarray(model.predict(take_rows(X_train, test)), dtype=y_train.dtype))
         return _score(task, np.concatenate(gold), np.concatenate(predicted))
     except TrainingDataError:
         return None  # a resample that lost a class: counted as failed
